@@ -1,0 +1,1 @@
+"""Sandboxed autograder for the course unit "Tokens y embeddings" (see README.md)."""

@@ -1,0 +1,138 @@
+"""course.yml: the course's metadata, loaded once and validated strictly.
+
+An instructor who mistypes a key or a value gets one English sentence naming the
+file, the key and what is allowed, never a traceback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import yaml
+
+from autograder.sandbox.launcher import Limits
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_COURSE_FILE = PROJECT_ROOT / "course.yml"
+LANGUAGES = ("es",)
+
+
+class CourseError(ValueError):
+    """course.yml is missing or invalid."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Assignment:
+    id: str
+    title: str
+    notebook: str
+    points: dict[str, float]
+    limits: Limits
+    root: Path
+
+    @property
+    def lesson_path(self) -> Path:
+        return self.root / "assignments" / self.id / "lesson.md"
+
+    @property
+    def solution_path(self) -> Path:
+        return self.root / "solutions" / self.id / "solution.py"
+
+    @property
+    def hidden_suite_path(self) -> Path:
+        return self.root / "solutions" / self.id / "test_hidden.py"
+
+    @property
+    def max_score(self) -> float:
+        return float(sum(self.points.values()))
+
+
+@dataclasses.dataclass(frozen=True)
+class Course:
+    id: str
+    title: str
+    language: str
+    course_dir: Path
+    assignments: dict[str, Assignment]
+    path: Path
+
+    def assignment(self, assignment_id: str) -> Assignment:
+        try:
+            return self.assignments[assignment_id]
+        except KeyError:
+            known = ", ".join(self.assignments) or "none"
+            raise CourseError(f"unknown assignment {assignment_id!r}; {self.path.name} defines: {known}") from None
+
+
+def _mapping(value, where: str, allowed: set[str], required: set[str], path: Path) -> dict:
+    if not isinstance(value, dict):
+        raise CourseError(f"{path}: {where} must be a mapping")
+    for key in value:
+        if key not in allowed:
+            raise CourseError(f"{path}: unknown key {where}.{key}; allowed: {', '.join(sorted(allowed))}")
+    for key in required:
+        if key not in value:
+            raise CourseError(f"{path}: missing key {where}.{key}")
+    return value
+
+
+def _text(value, where: str, path: Path) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise CourseError(f"{path}: {where} must be a non-empty string")
+    return value
+
+
+def _positive(value, where: str, path: Path, integer: bool = False):
+    kinds = (int,) if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds) or value <= 0:
+        raise CourseError(f"{path}: {where} must be a positive {'integer' if integer else 'number'}, not {value!r}")
+    return value
+
+
+def _limits(value, where: str, base: Limits, path: Path) -> Limits:
+    fields = {f.name: f for f in dataclasses.fields(Limits)}
+    given = _mapping(value or {}, where, set(fields), set(), path)
+    checked = {k: _positive(v, f"{where}.{k}", path, integer=fields[k].type == "int") for k, v in given.items()}
+    return dataclasses.replace(base, **checked)
+
+
+def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
+    path = Path(path).resolve()
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CourseError(f"{path}: file not found") from None
+    except yaml.YAMLError as exc:
+        raise CourseError(f"{path}: not valid YAML ({exc})") from None
+    top = _mapping(raw, "(top level)", {"course", "limits", "assignments"}, {"course", "assignments"}, path)
+    meta = _mapping(top["course"], "course", {"id", "title", "language", "course_dir"}, {"id", "title", "language"}, path)
+    if meta["language"] not in LANGUAGES:
+        raise CourseError(f"{path}: course.language must be one of {', '.join(LANGUAGES)}, not {meta['language']!r}")
+    limits = _limits(top.get("limits"), "limits", Limits(), path)
+    root = path.parent
+    assignments = {}
+    for assignment_id, spec in _mapping(top["assignments"], "assignments", set(top["assignments"] or {}), set(), path).items():
+        where = f"assignments.{assignment_id}"
+        spec = _mapping(spec, where, {"title", "notebook", "points", "limits"}, {"title", "points"}, path)
+        points = _mapping(spec["points"], f"{where}.points", set(spec["points"] or {}), set(), path)
+        if not points:
+            raise CourseError(f"{path}: {where}.points must list at least one function")
+        assignments[assignment_id] = Assignment(
+            id=assignment_id,
+            title=_text(spec["title"], f"{where}.title", path),
+            notebook=_text(spec.get("notebook", assignment_id), f"{where}.notebook", path),
+            points={name: _positive(v, f"{where}.points.{name}", path) for name, v in points.items()},
+            limits=_limits(spec.get("limits"), f"{where}.limits", limits, path),
+            root=root,
+        )
+    if not assignments:
+        raise CourseError(f"{path}: assignments must define at least one assignment")
+    return Course(
+        id=_text(meta["id"], "course.id", path),
+        title=_text(meta["title"], "course.title", path),
+        language=meta["language"],
+        course_dir=root / _text(meta.get("course_dir", "course"), "course.course_dir", path),
+        assignments=assignments,
+        path=path,
+    )

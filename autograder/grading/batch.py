@@ -1,0 +1,91 @@
+"""Grade many submissions, each in its own trusted grading process.
+
+One process per submission means that nothing about one submission (a grader bug
+it triggers, memory it makes the grader use) can touch the next one. Processes are
+forked from this one, so pytest, hypothesis and the release notebook are loaded
+once. A grading process that dies or overruns its budget yields a GradeResult that
+says so; the batch always finishes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import os
+import time
+import traceback
+from multiprocessing.connection import wait
+from pathlib import Path
+
+from autograder.grading.results import GradeResult, LoadSummary, TestResult
+from autograder.grading.session import broken_submission, grade_submission
+
+GRACE_SECONDS = 60  # on top of the submission's own budget, for pytest and I/O
+
+
+def _child(connection, course, assignment, submission) -> None:
+    try:
+        result = grade_submission(course, assignment, submission)
+        connection.send(("ok", dataclasses.asdict(result)))
+    except BaseException:
+        connection.send(("error", traceback.format_exc()))
+    finally:
+        connection.close()
+        os._exit(0)
+
+
+def result_from_dict(data: dict) -> GradeResult:
+    tests = [TestResult(**t) for t in data.pop("tests")]
+    load = LoadSummary(**data.pop("load"))
+    return GradeResult(tests=tests, load=load, **data)
+
+
+def grader_failure(assignment, submission: str, why: str) -> GradeResult:
+    return broken_submission(
+        assignment, submission,
+        "El corrector falló al calificar esta entrega; no es culpa tuya. El profesorado ha sido avisado.",
+        f"grader error: {why}",
+    )
+
+
+def grade_batch(course, assignment, submissions: list[Path], jobs: int | None = None, on_result=None) -> list[GradeResult]:
+    """Grade `submissions` with up to `jobs` processes; results come back in input order."""
+    context = multiprocessing.get_context("fork")
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    budget = assignment.limits.submission_seconds + GRACE_SECONDS
+    pending = list(enumerate(submissions))
+    running: dict = {}  # connection -> (index, process, started)
+    results: dict[int, GradeResult] = {}
+
+    def finish(index: int, result: GradeResult) -> None:
+        results[index] = result
+        if on_result is not None:
+            on_result(result)
+
+    while pending or running:
+        while pending and len(running) < jobs:
+            index, submission = pending.pop(0)
+            receiver, sender = context.Pipe(duplex=False)
+            process = context.Process(target=_child, args=(sender, course, assignment, submission), daemon=True)
+            process.start()
+            sender.close()
+            running[receiver] = (index, process, time.monotonic())
+        for connection in wait(list(running), timeout=1.0):
+            index, process, _ = running.pop(connection)
+            label = str(submissions[index])
+            try:
+                status, payload = connection.recv()
+            except (EOFError, OSError):
+                status, payload = "error", f"grading process died (exit code {process.exitcode})"
+            process.join(5)
+            connection.close()
+            finish(index, result_from_dict(payload) if status == "ok" else grader_failure(assignment, label, payload))
+        now = time.monotonic()
+        for connection, (index, process, started) in list(running.items()):
+            if now - started > budget:
+                process.kill()
+                process.join()
+                running.pop(connection)
+                connection.close()
+                finish(index, grader_failure(assignment, str(submissions[index]), f"exceeded {budget}s"))
+    return [results[i] for i in range(len(submissions))]

@@ -1,0 +1,84 @@
+"""Turn a failed hidden test into Spanish feedback that reveals no hidden case.
+
+For a fixed hidden case the student sees the test's title, its hint and what kind
+of failure it was (wrong value, which builtin exception and on which of *their*
+lines, timeout...), never the input, the expected value or any text their own code
+produced after seeing the input (an exception message could carry the input).
+For a property test the generated, shrunk counterexample is shown: it is the most
+useful thing a student can get and it is not secret.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+from autograder.grading import student as st
+from autograder.grading.plugin import Feedback
+
+MAX_DETAIL = 1500
+
+
+def classify(excinfo, kind: str) -> tuple[str, str, str]:
+    """(outcome, Spanish feedback, English instructor note) for a test that did not pass."""
+    error = excinfo.value
+    notes = "\n".join(getattr(error, "__notes__", []) or [])
+    example = _counterexample(notes) if kind == "property" else ""
+    if isinstance(error, st.StudentError):
+        return "raised", _raised(error, kind) + example, f"student raised {error.type_name}"
+    if isinstance(error, st.FunctionMissing):
+        return ("missing", f"No se encontró la función `{error.name}` en tu entrega (¿la borraste o le cambiaste el nombre?).",
+                f"function {error.name} not defined")
+    if isinstance(error, st.BadReturn):
+        return ("bad_return", f"Tu función devolvió un objeto de tipo `{error.type_name}`; debe devolver datos "
+                "simples (int, float, str, bytes, list, tuple, dict, set o un array de numpy).",
+                f"returned unsupported type {error.type_name}")
+    if isinstance(error, st.StudentTimeout):
+        if error.whole_submission:
+            return ("timeout", f"Se agotó el tiempo total de tu entrega ({error.seconds:g} s); las pruebas restantes no se pudieron ejecutar.",
+                    "submission time budget exhausted")
+        return ("timeout", f"Tu función no terminó en {error.seconds:g} s. ¿Hay un bucle que nunca acaba?" + example,
+                "call timed out")
+    if isinstance(error, st.StudentCrashed):
+        return ("crashed", "El proceso que ejecuta tu código terminó de forma inesperada (¿sys.exit, os._exit, "
+                "memoria agotada o recursión infinita?)." + example, f"worker crashed: {error}")
+    if isinstance(error, Feedback):
+        return "wrong", _clip(str(error).split("\nassert")[0]) + example, "wrong answer (safe message)"
+    if isinstance(error, AssertionError):
+        detail = f"\n{_clip(_assertion_text(error))}" if kind == "property" else ""
+        return "wrong", "El resultado no es el esperado." + detail + example, "wrong answer"
+    return ("grader_error", "Error interno del corrector en esta prueba; no es culpa tuya. Avisa al profesorado.",
+            f"grader error: {type(error).__name__}: {error}")
+
+
+def _raised(error: st.StudentError, kind: str) -> str:
+    if error.builtin == "NotImplementedError":
+        return "Todavía no está implementada: lanza NotImplementedError."
+    if error.builtin == "SystemExit":
+        return "Tu código llamó a sys.exit() (o exit()): una función no debe terminar el programa."
+    shown = error.type_name if hasattr(builtins, error.type_name) else f"una excepción propia (derivada de {error.builtin})"
+    text = f"Tu función lanzó {shown}"
+    if error.frames:
+        filename, line, code = error.frames[-1]
+        text += f" en {filename}, línea {line}" + (f": `{code}`" if code else "")
+    text += "."
+    if kind == "property" and error.message:
+        text += f"\nMensaje: {_clip(error.message)}"
+    return text
+
+
+def _counterexample(notes: str) -> str:
+    lines = [line for line in notes.splitlines() if line.strip()]
+    start = next((i for i, line in enumerate(lines) if line.startswith("Falsifying example")), None)
+    if start is None:
+        return ""
+    body = "\n".join(lines[start + 1:])
+    return f"\nContraejemplo (generado):\n{_clip(body)}"
+
+
+def _assertion_text(error: AssertionError) -> str:
+    text = str(error)
+    return text if text else "(sin detalles)"
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_DETAIL else text[:MAX_DETAIL] + " …"

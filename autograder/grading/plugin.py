@@ -1,0 +1,114 @@
+"""The pytest plugin that runs a hidden suite against one student session.
+
+A hidden suite is an ordinary pytest module. It gets two session fixtures:
+
+- ``student``: the StudentProxy (``student.encode(text, merges)``);
+- ``reference``: the reference solution module, imported in the grader.
+
+and marks each test with what it grades::
+
+    @pytest.mark.grade("merge", weight=2, hint="Los pares no se solapan: ...", backstop=False)
+    @pytest.mark.requires("test_merge_basic")   # an error case counts only if the basics pass
+    def test_merge_overlap(student): ...
+
+The test's docstring (first line) is its Spanish title. Tests built with
+hypothesis are "property" tests: their shrunk counterexample may be shown.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+
+settings.register_profile(
+    "grading",
+    derandomize=True,  # same examples on every run: grading is deterministic
+    database=None,  # and writes nothing to disk
+    deadline=None,
+    max_examples=30,
+    print_blob=False,
+    report_multiple_bugs=False,
+    phases=(Phase.explicit, Phase.generate, Phase.shrink),
+    suppress_health_check=list(HealthCheck),
+)
+
+
+@dataclasses.dataclass
+class RawTest:
+    test_id: str
+    title: str
+    function: str
+    weight: float
+    hint: str
+    requires: tuple[str, ...]
+    kind: str
+    backstop: bool = False  # a catch-all: it costs points only if no other test of the function failed
+    excinfo: object = None  # pytest ExceptionInfo of the first failing phase, or None
+
+
+class Feedback(AssertionError):
+    """An assertion whose message is safe to show the student (no hidden values)."""
+
+
+def load_reference(path) -> object:
+    spec = importlib.util.spec_from_file_location(f"reference_{path.parent.name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class GradingPlugin:
+    def __init__(self, session, proxy, reference):
+        self.session = session
+        self.proxy = proxy
+        self.reference_module = reference
+        self.tests: dict[str, RawTest] = {}
+        session.reference = reference
+        settings.load_profile("grading")
+
+    def pytest_configure(self, config):
+        config.addinivalue_line("markers", "grade(function, weight=1, hint=''): what this test grades")
+        config.addinivalue_line("markers", "requires(*test_ids): counts only if those tests pass")
+
+    @pytest.fixture(scope="session")
+    def student(self):
+        return self.proxy
+
+    @pytest.fixture(scope="session")
+    def reference(self):
+        return self.reference_module
+
+    @pytest.fixture(autouse=True)
+    def _fresh_test(self):
+        self.session.new_test()
+        yield
+
+    def pytest_collection_modifyitems(self, items):
+        for item in items:
+            self.session.substitutes = dict(getattr(item.module, "DEPENDS_ON", {}))
+            mark = item.get_closest_marker("grade")
+            if mark is None:
+                raise pytest.UsageError(f"{item.nodeid}: every hidden test needs @pytest.mark.grade(function, ...)")
+            requires = item.get_closest_marker("requires")
+            function = item.obj
+            self.tests[item.name] = RawTest(
+                test_id=item.name,
+                title=((function.__doc__ or item.name).strip().splitlines() or [item.name])[0],
+                function=mark.args[0] if mark.args else mark.kwargs["function"],
+                weight=float(mark.kwargs.get("weight", 1)),
+                hint=mark.kwargs.get("hint", ""),
+                requires=tuple(requires.args) if requires else (),
+                backstop=bool(mark.kwargs.get("backstop", False)),
+                kind="property" if hasattr(function, "hypothesis") else "fixed",
+            )
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        raw = self.tests.get(item.name)
+        if raw is not None and report.failed and raw.excinfo is None:
+            raw.excinfo = call.excinfo

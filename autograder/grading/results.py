@@ -1,0 +1,65 @@
+"""The results model: one GradeResult per graded submission.
+
+Every output format (Gradescope JSON, terminal table, and later Markdown, HTML,
+JUnit, CSV) is rendered from these objects and from nothing else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+# Why a test did not pass; the renderers and reports group by these.
+OUTCOMES = ("passed", "covered", "wrong", "raised", "missing", "bad_return", "timeout", "crashed", "gated",
+            "broken_submission", "grader_error")
+
+
+@dataclasses.dataclass
+class TestResult:
+    test_id: str  # the hidden test's function name, stable across runs
+    name: str  # Spanish title shown to the student
+    function: str
+    score: float
+    max_score: float
+    outcome: str
+    feedback: str = ""  # Spanish, safe to show: never a hidden input or expected value
+    hint: str = ""  # the misconception this test catches, in Spanish
+    kind: str = "fixed"  # "fixed" (hidden case) or "property" (generated counterexample may be shown)
+    visibility: str = "visible"
+    instructor_note: str = ""  # English, for the instructor log only
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome in ("passed", "covered")
+
+
+@dataclasses.dataclass
+class LoadSummary:
+    notes: list[str] = dataclasses.field(default_factory=list)  # Spanish
+    failed_cells: list[str] = dataclasses.field(default_factory=list)  # Spanish, one line per cell
+    skipped_cells: list[str] = dataclasses.field(default_factory=list)
+    missing_functions: list[str] = dataclasses.field(default_factory=list)
+    output: str = ""  # what the cells printed while loading (before any hidden input existed)
+
+
+@dataclasses.dataclass
+class GradeResult:
+    assignment: str
+    submission: str
+    tests: list[TestResult]
+    load: LoadSummary
+    max_score: float
+    error_student: str = ""  # set when the submission could not be graded at all
+    error_instructor: str = ""
+    duration_seconds: float = 0.0
+
+    @property
+    def score(self) -> float:
+        return round(sum(t.score for t in self.tests), 4)
+
+    def by_function(self) -> dict[str, tuple[float, float]]:
+        totals: dict[str, list[float]] = {}
+        for test in self.tests:
+            entry = totals.setdefault(test.function, [0.0, 0.0])
+            entry[0] += test.score
+            entry[1] += test.max_score
+        return {name: (round(s, 4), round(m, 4)) for name, (s, m) in totals.items()}

@@ -1,0 +1,141 @@
+"""Grade one submission: load -> run the hidden suite -> score -> GradeResult.
+
+This runs in a trusted grading process (see batch.py); student code only ever
+runs in the sandboxed worker that StudentSession starts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from autograder.grading import feedback
+from autograder.grading.plugin import GradingPlugin, load_reference
+from autograder.grading.results import GradeResult, LoadSummary, TestResult
+from autograder.grading.student import StudentProxy, StudentSession
+from autograder.notebook.lesson import load_source_notebook
+from autograder.notebook.loader import SubmissionError, load_submission
+
+SYSTEM_PATHS_TO_HIDE = [Path(p) for p in ("/tmp", "/var/tmp", "/dev/shm", "/root", "/home")]
+
+
+_release_cache: dict[str, object] = {}
+
+
+def _release_notebook(assignment):
+    # Built once per grading process: every submission of a batch is checked against it.
+    if assignment.id not in _release_cache:
+        _release_cache[assignment.id] = load_source_notebook(assignment)
+    return _release_cache[assignment.id]
+
+
+def paths_to_hide(course, submission: Path, extra=()) -> list[Path]:
+    """Everything a worker must not see: the project (hidden suites, solutions, tests),
+    the course directory, the submission's folder (other students), results, scratch space."""
+    return [course.path.parent, course.course_dir, Path(submission).resolve().parent,
+            *SYSTEM_PATHS_TO_HIDE, *map(Path, extra)]
+
+
+def grade_submission(course, assignment, submission: Path | str, extra_hidden=()) -> GradeResult:
+    started = time.monotonic()
+    submission = Path(submission)
+    label = str(submission)
+    try:
+        program = load_submission(submission, assignment, _release_notebook(assignment))
+    except SubmissionError as error:
+        return broken_submission(assignment, label, error.student_message, error.instructor_message,
+                                 time.monotonic() - started)
+    session = StudentSession(program, assignment.limits, paths_to_hide(course, submission, extra_hidden))
+    try:
+        raw_tests = _run_hidden_suite(assignment, session)
+    finally:
+        session.close()
+    load = _load_summary(program, session, assignment)
+    tests = score_tests(raw_tests, assignment.points, load.missing_functions)
+    return GradeResult(assignment.id, label, tests, load, assignment.max_score,
+                       duration_seconds=round(time.monotonic() - started, 3))
+
+
+def _run_hidden_suite(assignment, session: StudentSession):
+    plugin = GradingPlugin(session, StudentProxy(session), load_reference(assignment.solution_path))
+    suite = assignment.hidden_suite_path
+    with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as scratch:
+        empty_ini = Path(scratch) / "pytest.ini"
+        empty_ini.write_text("[pytest]\n")
+        args = [str(suite), "-c", str(empty_ini), "--rootdir", str(suite.parent), "--confcutdir", str(suite.parent),
+                "-p", "no:cacheprovider", "-p", "no:randomly", "-q", "--no-header",
+                "--import-mode=importlib", "-W", "ignore::pytest.PytestAssertRewriteWarning"]
+        with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()):
+            code = pytest.main(args, plugins=[plugin])
+    if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or not plugin.tests:
+        raise RuntimeError(f"hidden suite {suite} did not run (pytest exit {int(code)}):\n{out.getvalue()[-3000:]}")
+    return list(plugin.tests.values())
+
+
+def _load_summary(program, session: StudentSession, assignment) -> LoadSummary:
+    report = session.load_report or {}
+    failed = [_describe_failed_cell(entry) for entry in report.get("failed_cells", [])]
+    skipped = [f"{entry['cell']}: se omitió porque {entry['why']}" for entry in report.get("skipped_cells", [])]
+    defined = report.get("functions", {})
+    missing = [name for name in assignment.points if defined and name not in defined]
+    return LoadSummary(notes=list(program.notes), failed_cells=failed, skipped_cells=skipped,
+                       missing_functions=missing, output=report.get("output", ""))
+
+
+def _describe_failed_cell(entry) -> str:
+    error = entry["error"]
+    where = f", línea {error.frames[-1][1]}" if error.frames else ""
+    message = f": {error.message}" if error.message else ""
+    # Cells run before any hidden input exists, so their error messages are safe to show.
+    return f"{entry['cell']}{where}: {error.type_name}{message}"
+
+
+def score_tests(raw_tests, points: dict[str, float], missing_functions=()) -> list[TestResult]:
+    """Split each function's points among its tests by weight; apply `requires` gates."""
+    weights: dict[str, float] = {}
+    for raw in raw_tests:
+        weights[raw.function] = weights.get(raw.function, 0.0) + raw.weight
+    passed = {raw.test_id for raw in raw_tests if raw.excinfo is None}
+    specific = [raw for raw in raw_tests if not raw.backstop]
+    # A catch-all is excused when its function is partly right and a specific test already charged the bug.
+    excused = ({r.function for r in specific if r.excinfo is not None}
+               & {r.function for r in specific if r.excinfo is None})
+    results = []
+    for raw in raw_tests:
+        if raw.function not in points:
+            raise ValueError(f"hidden test {raw.test_id} grades {raw.function!r}, which course.yml does not list")
+        share = points[raw.function] * raw.weight / weights[raw.function]
+        blocked = [r for r in raw.requires if r not in passed]
+        if raw.excinfo is None and not blocked:
+            outcome, text, note = "passed", "", ""
+        elif raw.excinfo is None:
+            outcome, note = "gated", f"requires {', '.join(blocked)}"
+            text = "Esta prueba de casos de error solo puntúa cuando tu función también supera sus casos básicos."
+        else:
+            outcome, text, note = feedback.classify(raw.excinfo, raw.kind)
+            if raw.backstop and raw.function in excused and outcome != "grader_error":
+                # One bug, one loss: the specific test that failed already charged for it.
+                outcome, note = "covered", f"covered by another failed test ({note})"
+                text = "Ya descontado en otra prueba de esta función; este ejemplo puede ayudarte a encontrar el fallo.\n" + text
+        results.append(TestResult(
+            test_id=raw.test_id, name=f"{raw.function}: {raw.title}", function=raw.function,
+            score=share if outcome in ("passed", "covered") else 0.0, max_score=share, outcome=outcome,
+            feedback=text, hint=raw.hint if outcome != "passed" else "", kind=raw.kind, instructor_note=note,
+        ))
+    return results
+
+
+def broken_submission(assignment, label: str, student_message: str, instructor_message: str,
+                      duration: float = 0.0) -> GradeResult:
+    """A submission that could not be loaded: every function scores zero, with the reason."""
+    tests = [TestResult(test_id=f"load_{name}", name=f"{name}: entrega", function=name, score=0.0, max_score=points,
+                        outcome="broken_submission", feedback=student_message, instructor_note=instructor_message)
+             for name, points in assignment.points.items()]
+    return GradeResult(assignment.id, label, tests, LoadSummary(), assignment.max_score,
+                       error_student=student_message, error_instructor=instructor_message,
+                       duration_seconds=round(duration, 3))

@@ -1,0 +1,240 @@
+"""The student's functions, as the hidden suites see them.
+
+``student.merge(ids, pair, 256)`` looks like a local call, but runs in a sandboxed
+worker. What comes back is plain data built by the grader; the arguments the
+student changed in place are changed here too, so tests read like ordinary tests.
+
+Every way a call can go wrong becomes one exception type that the results model
+turns into Spanish feedback:
+
+- StudentError: the student's code raised (a subclass of the same builtin, so
+  ``pytest.raises(ValueError)`` works);
+- FunctionMissing, BadReturn: nothing to call, or an answer that is not data;
+- StudentTimeout, StudentCrashed: the worker hung or died (a fresh one is started
+  for the next test, and the cells that hung while loading are skipped).
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+import time
+
+from autograder.notebook.loader import Cell, Program
+from autograder.sandbox import codec
+from autograder.sandbox.launcher import Limits, Worker, WorkerCrashed, WorkerFailure, WorkerTimeout
+
+
+class StudentProblem(Exception):
+    """Base of everything that makes a call of student code fail."""
+
+
+class StudentError(StudentProblem):
+    """The student's code raised an exception (described as data)."""
+
+    type_name = "Exception"
+    builtin = "Exception"
+
+    def __init__(self, description: dict):
+        self.type_name = str(description.get("type", "Exception"))
+        self.builtin = str(description.get("builtin", "Exception"))
+        self.message = str(description.get("message", ""))
+        self.frames = [tuple(f) for f in description.get("frames", []) if isinstance(f, list) and len(f) == 3]
+        super().__init__(f"{self.type_name}: {self.message}")
+
+
+@functools.lru_cache(maxsize=None)
+def student_error_class(builtin_name: str) -> type[StudentError]:
+    """StudentError mixed with the builtin exception the student raised (e.g. ValueError)."""
+    base = getattr(builtins, builtin_name, None)
+    safe = (isinstance(base, type) and issubclass(base, Exception)
+            and base not in (Exception,) and not issubclass(base, (StopIteration, StopAsyncIteration)))
+    if not safe:
+        return StudentError
+    return type(f"Student{builtin_name}", (StudentError, base), {})
+
+
+class FunctionMissing(StudentProblem):
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
+class BadReturn(StudentProblem):
+    def __init__(self, type_name: str):
+        super().__init__(type_name)
+        self.type_name = type_name
+
+
+class StudentTimeout(StudentProblem):
+    def __init__(self, seconds: float, whole_submission: bool = False):
+        super().__init__(seconds)
+        self.seconds = seconds
+        self.whole_submission = whole_submission
+
+
+class StudentCrashed(StudentProblem):
+    pass
+
+
+class StudentSession:
+    """One submission's program, its worker, and the budget it may spend."""
+
+    def __init__(self, program: Program, limits: Limits, hide: list):
+        self.program = program
+        self.limits = limits
+        self.hide = hide
+        self.started = time.monotonic()
+        self.worker: Worker | None = None
+        self.skipped: dict[int, str] = {}  # cell index -> why it is left out of later loads
+        self.load_report: dict | None = None
+        self.failure: StudentProblem | None = None  # set after a hang or crash, until the next test
+        self.reference = None  # the reference module, for helper callbacks
+        self.substitutes: dict[str, tuple[str, ...]] = {}  # function -> helpers served by the reference
+
+    # -- lifecycle -------------------------------------------------------------------
+
+    def _time_left(self) -> float:
+        return self.limits.submission_seconds - (time.monotonic() - self.started)
+
+    def _ensure_worker(self) -> Worker:
+        while self.worker is None:
+            if self._time_left() <= 0:
+                raise StudentTimeout(self.limits.submission_seconds, whole_submission=True)
+            self._start_and_load()
+        return self.worker
+
+    def _start_and_load(self) -> None:
+        kept = [(i, c) for i, c in enumerate(self.program.cells) if i not in self.skipped]
+        current = {"cell": None}
+        worker = Worker(self.limits, self.hide)
+        try:
+            reply = worker.request(
+                {"op": "load", "module_name": self.program.module_name,
+                 "cells": [{"filename": c.filename, "source": c.source} for _, c in kept]},
+                min(self.limits.load_seconds, max(self._time_left(), 0.1)),
+                on_progress=lambda m: current.update(cell=m.get("cell")),
+            )
+        except WorkerFailure as exc:
+            worker.close()
+            index = current["cell"]
+            if not isinstance(index, int) or not 0 <= index < len(kept):
+                raise StudentCrashed("el proceso murió antes de cargar el código") from exc
+            why = "tardó demasiado" if isinstance(exc, WorkerTimeout) else "terminó el proceso"
+            self.skipped[kept[index][0]] = why
+            return
+        if reply.get("op") != "loaded" or not isinstance(reply.get("cells"), list):
+            worker.close()
+            raise StudentCrashed("respuesta inesperada al cargar el código")
+        self.worker = worker
+        if self.load_report is None:
+            self.load_report = self._describe_load(kept, reply)
+
+    def _describe_load(self, kept: list[tuple[int, Cell]], reply: dict) -> dict:
+        failed = []
+        for (index, cell), result in zip(kept, reply["cells"]):
+            if isinstance(result, dict) and not result.get("ok", False):
+                error = result.get("error") if isinstance(result.get("error"), dict) else {}
+                failed.append({"cell": cell.filename, "error": StudentError(error)})
+        skipped = [{"cell": self.program.cells[i].filename, "why": why} for i, why in sorted(self.skipped.items())]
+        functions = reply.get("functions") if isinstance(reply.get("functions"), dict) else {}
+        output = reply.get("output") if isinstance(reply.get("output"), str) else ""
+        return {"failed_cells": failed, "skipped_cells": skipped,
+                "functions": {str(k): str(v) for k, v in functions.items()}, "output": output[:8000]}
+
+    def loaded_functions(self) -> dict[str, str]:
+        """Names and signatures the submission defines (loads it if needed)."""
+        try:
+            self._ensure_worker()
+        except StudentProblem:
+            return {}
+        return self.load_report["functions"] if self.load_report else {}
+
+    def new_test(self) -> None:
+        self.failure = None
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
+
+    # -- calls -----------------------------------------------------------------------
+
+    def call(self, name: str, *args, **kwargs):
+        if self.failure is not None:
+            raise self.failure  # after a hang, the rest of the same test fails at once
+        try:
+            worker = self._ensure_worker()
+        except StudentProblem as problem:
+            self.failure = problem
+            raise
+        request = {"op": "call", "name": name, "args": [codec.encode_value(a) for a in args],
+                   "kwargs": {k: codec.encode_value(v) for k, v in kwargs.items()},
+                   "substitute": list(self.substitutes.get(name, ()))}
+        deadline = time.monotonic() + min(self.limits.call_seconds, self._time_left())
+        try:
+            reply = worker.request(request, max(deadline - time.monotonic(), 0.01))
+            while reply.get("op") == "callback":
+                worker.send(self._serve_callback(reply))
+                reply = worker.receive(max(deadline - time.monotonic(), 0.01))
+        except WorkerFailure as exc:
+            self.close()
+            whole = self._time_left() <= 0
+            problem = StudentTimeout(self.limits.submission_seconds if whole else self.limits.call_seconds, whole) \
+                if isinstance(exc, WorkerTimeout) else StudentCrashed(str(exc))
+            self.failure = problem
+            raise problem from None
+        return self._interpret(reply, args, kwargs)
+
+    def _serve_callback(self, request: dict) -> dict:
+        """Run a reference helper for the student's code (see DEPENDS_ON in the hidden suites)."""
+        name = request.get("name")
+        helper = getattr(self.reference, str(name), None) if name in self.allowed_callbacks() else None
+        if helper is None:
+            return {"op": "callback_raise", "builtin": "RuntimeError", "message": f"{name} no disponible"}
+        try:
+            args = [codec.decode_value(a) for a in request.get("args", [])]
+            kwargs = {str(k): codec.decode_value(v) for k, v in dict(request.get("kwargs", {})).items()}
+            result = helper(*args, **kwargs)
+            same_as = next((i for i, arg in enumerate(args) if result is arg), None)
+            return {"op": "callback_result", "args_after": codec.argument_states(args), "same_as": same_as,
+                    "value": None if same_as is not None else codec.encode_value(result)}
+        except Exception as exc:  # the reference rejecting the student's arguments is the student's problem
+            builtin = next(k.__name__ for k in type(exc).__mro__ if k.__module__ == "builtins")
+            return {"op": "callback_raise", "builtin": builtin, "message": str(exc)[:300]}
+
+    def allowed_callbacks(self) -> set[str]:
+        return {name for names in self.substitutes.values() for name in names}
+
+    def _interpret(self, reply: dict, args: tuple, kwargs: dict):
+        op = reply.get("op")
+        try:
+            if op == "return":
+                codec.sync_in_place(args, reply.get("args_after"))
+                same_as = reply.get("same_as")
+                if type(same_as) is int and 0 <= same_as < len(args):
+                    return args[same_as]
+                return codec.decode_value(reply.get("value"))
+            if op == "raise" and isinstance(reply.get("error"), dict):
+                error = reply["error"]
+                raise student_error_class(str(error.get("builtin")))(error)
+            if op == "missing":
+                raise FunctionMissing(str(reply.get("name")))
+            if op == "bad_return":
+                raise BadReturn(str(reply.get("type"))[:80])
+        except codec.CodecError:
+            pass
+        self.close()
+        raise StudentCrashed("respuesta ilegible del proceso del estudiante")
+
+
+class StudentProxy:
+    """Attribute access becomes a sandboxed call: ``student.merge(...)``."""
+
+    def __init__(self, session: StudentSession):
+        self._session = session
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return functools.partial(self._session.call, name)

@@ -1,0 +1,205 @@
+"""Build an assignment's nbgrader source notebook from its two single sources.
+
+- ``assignments/NAME/lesson.md``: the Spanish lesson. Prose becomes Markdown cells
+  (a line ``+++`` starts a new one); fenced code blocks become code cells whose info
+  string gives the role: ``python given``, ``python demo``, ``python solution FN``,
+  ``python checks FN`` or plain ``python`` (a free cell for the student).
+- ``solutions/NAME/solution.py``: the reference solution. Each ``solution FN`` block
+  is filled with that function's source, its body between nbgrader's solution
+  markers, so nbgrader's release keeps the signature and docstring and clears the rest.
+
+Nothing is written by hand twice: the stub module is derived the same way.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+from pathlib import Path
+
+import nbformat
+
+ROLES = ("given", "demo", "solution", "checks", "free")
+STUB_BODY = "# TU CÓDIGO AQUÍ\nraise NotImplementedError()"
+_FENCE = re.compile(r"^```(.*)$")
+
+
+class LessonError(ValueError):
+    """The lesson source is malformed (an instructor-facing error)."""
+
+
+@dataclasses.dataclass
+class Block:
+    role: str  # "markdown" or one of ROLES
+    text: str
+    function: str | None = None
+
+
+def parse_lesson(text: str, where: str = "lesson.md") -> list[Block]:
+    blocks: list[Block] = []
+    prose: list[str] = []
+    lines = iter(enumerate(text.splitlines(), start=1))
+
+    def flush_prose():
+        body = "\n".join(prose).strip()
+        if body:
+            blocks.append(Block("markdown", body))
+        prose.clear()
+
+    for number, line in lines:
+        fence = _FENCE.match(line)
+        if line.strip() == "+++":
+            flush_prose()
+        elif fence:
+            flush_prose()
+            role, function = _parse_info(fence.group(1).split(), where, number)
+            code = []
+            for _, inner in lines:
+                if inner.startswith("```"):
+                    break
+                code.append(inner)
+            else:
+                raise LessonError(f"{where}:{number}: code block is never closed")
+            blocks.append(Block(role, "\n".join(code).strip("\n"), function))
+        else:
+            prose.append(line)
+    flush_prose()
+    return blocks
+
+
+def _parse_info(words: list[str], where: str, number: int) -> tuple[str, str | None]:
+    if not words or words[0] != "python":
+        raise LessonError(f"{where}:{number}: code blocks must be ```python [role]")
+    role = words[1] if len(words) > 1 else "free"
+    if role not in ROLES:
+        raise LessonError(f"{where}:{number}: unknown role {role!r}; allowed: {', '.join(ROLES)}")
+    needs_function = role in ("solution", "checks")
+    if needs_function != (len(words) == 3) or len(words) > 3:
+        raise LessonError(f"{where}:{number}: ```python {role} takes {'one function name' if needs_function else 'no argument'}")
+    return role, words[2] if needs_function else None
+
+
+# --- functions of the reference solution ------------------------------------------------
+
+@dataclasses.dataclass
+class FunctionSource:
+    name: str
+    header: str  # decorators, signature and docstring
+    body: str
+
+
+def solution_functions(source: str) -> dict[str, FunctionSource]:
+    """Top-level functions and classes of a solution module, split at the end of their docstring."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    out = {}
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            continue
+        start = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1
+        first = node.body[0]
+        has_doc = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)
+        split = first.end_lineno if has_doc else node.body[0].lineno - 1
+        out[node.name] = FunctionSource(
+            node.name, "\n".join(lines[start:split]), "\n".join(lines[split:node.end_lineno]).strip("\n")
+        )
+    return out
+
+
+def _indent_of(body: str) -> str:
+    first = next(line for line in body.splitlines() if line.strip())
+    return first[: len(first) - len(first.lstrip())]
+
+
+def solution_cell_source(function: FunctionSource) -> str:
+    pad = _indent_of(function.body)
+    return f"{function.header}\n{pad}### BEGIN SOLUTION\n{function.body}\n{pad}### END SOLUTION"
+
+
+def stub_source(function: FunctionSource) -> str:
+    pad = _indent_of(function.body)
+    stub = "\n".join(pad + line for line in STUB_BODY.splitlines())
+    return f"{function.header}\n{stub}"
+
+
+def stub_module(solution_source: str, module_doc: str) -> str:
+    """The student's .py stub: the module docstring, then every graded function as a stub."""
+    parts = [f'"""{module_doc}"""']
+    tree = ast.parse(solution_source)
+    imports = [ast.get_source_segment(solution_source, n) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    if imports:
+        parts.append("\n".join(imports))
+    parts += [stub_source(f) for f in solution_functions(solution_source).values()]
+    return "\n\n\n".join(parts) + "\n"
+
+
+# --- the notebook -----------------------------------------------------------------------
+
+def build_source_notebook(lesson_text: str, solution_source: str, points: dict[str, float],
+                          where: str = "lesson.md") -> nbformat.NotebookNode:
+    """The nbgrader *source* notebook (with solutions), cell by cell from the lesson."""
+    blocks = parse_lesson(lesson_text, where)
+    functions = solution_functions(solution_source)
+    _check_blocks(blocks, functions, points, where)
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata.update({
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"},
+    })
+    counters: dict[str, int] = {}
+    for block in blocks:
+        counters[block.role] = counters.get(block.role, 0) + 1
+        notebook.cells.append(_make_cell(block, functions, points, counters[block.role]))
+    return notebook
+
+
+def _check_blocks(blocks, functions, points, where) -> None:
+    solved = [b.function for b in blocks if b.role == "solution"]
+    checked = [b.function for b in blocks if b.role == "checks"]
+    for name in solved:
+        if name not in functions:
+            raise LessonError(f"{where}: `solution {name}` has no function {name} in the solution module")
+    if sorted(solved) != sorted(set(solved)) or sorted(solved) != sorted(points):
+        raise LessonError(f"{where}: solution blocks {solved} must name each graded function once: {sorted(points)}")
+    if sorted(checked) != sorted(solved):
+        raise LessonError(f"{where}: every solution block needs one checks block (have {checked})")
+    for block in blocks:
+        if block.role == "solution" and block.text.strip():
+            raise LessonError(f"{where}: `solution {block.function}` must be empty; the code comes from solution.py")
+
+
+def _make_cell(block: Block, functions, points, count: int):
+    if block.role == "markdown":
+        return nbformat.v4.new_markdown_cell(block.text, metadata=_nbgrader(f"md_{count}", locked=True))
+    if block.role == "solution":
+        cell = nbformat.v4.new_code_cell(solution_cell_source(functions[block.function]))
+        cell.metadata = _nbgrader(block.function, solution=True)
+    elif block.role == "checks":
+        cell = nbformat.v4.new_code_cell(block.text)
+        cell.metadata = _nbgrader(f"checks_{block.function}", grade=True, locked=True,
+                                  points=points[block.function])
+    elif block.role == "free":
+        cell = nbformat.v4.new_code_cell(block.text)
+    else:
+        cell = nbformat.v4.new_code_cell(block.text)
+        cell.metadata = _nbgrader(f"{block.role}_{count}", locked=True)
+    cell.metadata["autograder"] = {"role": block.role, **({"function": block.function} if block.function else {})}
+    return cell
+
+
+def _nbgrader(grade_id: str, *, solution=False, grade=False, locked=False, points=None) -> dict:
+    meta = {"grade_id": grade_id, "solution": solution, "grade": grade, "locked": locked, "schema_version": 3}
+    if grade:
+        meta["points"] = points
+    return {"nbgrader": meta}
+
+
+def load_source_notebook(assignment) -> nbformat.NotebookNode:
+    """The source notebook of a configured assignment (see autograder.course)."""
+    return build_source_notebook(
+        Path(assignment.lesson_path).read_text(encoding="utf-8"),
+        Path(assignment.solution_path).read_text(encoding="utf-8"),
+        assignment.points,
+        where=str(assignment.lesson_path),
+    )

@@ -1,0 +1,155 @@
+"""The one loader of submissions: notebook, .py module or directory -> a Program.
+
+A Program is the list of code cells to run in the worker, in order, as plain
+Python. It is built the way a student expects the notebook to run:
+
+- every code cell in order, including cells the student added;
+- IPython magics and shell escapes turned into calls of a do-nothing get_ipython();
+- locked cells (given code, visible checks, demos) taken from the release, not from
+  the submission: given code runs, checks and demos are not needed to grade;
+- a notebook that cannot be read at all gives a SubmissionError with a Spanish
+  message for the student and an English one for the instructor.
+
+Parsing happens here, in the grader; nothing in this module executes student code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import nbformat
+
+MAX_SUBMISSION_BYTES = 64 * 1024 * 1024
+
+
+class SubmissionError(Exception):
+    """A submission that cannot be graded as it is."""
+
+    def __init__(self, student_message: str, instructor_message: str):
+        super().__init__(instructor_message)
+        self.student_message = student_message
+        self.instructor_message = instructor_message
+
+
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    filename: str  # what tracebacks show, e.g. "<celda 7>"
+    source: str
+
+
+@dataclasses.dataclass
+class Program:
+    cells: list[Cell]
+    module_name: str = "__main__"
+    notes: list[str] = dataclasses.field(default_factory=list)  # Spanish remarks for the student
+
+
+def load_submission(path: Path | str, assignment, release: nbformat.NotebookNode) -> Program:
+    """Read one submission (a notebook, a .py module, or a directory holding one)."""
+    path = Path(path)
+    if path.is_symlink():
+        raise SubmissionError("La entrega es un enlace simbólico; sube el archivo en sí.",
+                              f"{path}: submission is a symbolic link; refusing to follow it")
+    if path.is_dir():
+        path = _pick_from_directory(path, assignment)
+    if not path.is_file():
+        raise SubmissionError(f"No se encontró el archivo {path.name}.", f"{path}: no such file")
+    if path.stat().st_size > MAX_SUBMISSION_BYTES:
+        raise SubmissionError("La entrega es demasiado grande; borra las salidas de las celdas y vuelve a enviarla.",
+                              f"{path}: larger than {MAX_SUBMISSION_BYTES // 2**20} MiB")
+    raw = path.read_bytes()
+    if path.suffix == ".py":
+        return Program([Cell(path.name, _decode_text(raw, path))], module_name=path.stem)
+    if path.suffix == ".ipynb":
+        return program_from_notebook(read_notebook(raw, path), release)
+    raise SubmissionError(f"El archivo {path.name} no es un cuaderno (.ipynb) ni un módulo (.py).",
+                          f"{path}: expected a .ipynb or .py file")
+
+
+def _pick_from_directory(directory: Path, assignment) -> Path:
+    wanted = [directory / f"{assignment.notebook}.ipynb", directory / f"{assignment.notebook}.py"]
+    for candidate in wanted:
+        if candidate.is_file() and not candidate.is_symlink():
+            return candidate
+    found = sorted(p for p in directory.iterdir() if p.suffix in (".ipynb", ".py") and p.is_file() and not p.is_symlink())
+    if len(found) == 1:
+        return found[0]
+    names = ", ".join(p.name for p in found) or "ninguno"
+    raise SubmissionError(
+        f"La carpeta entregada debe contener {assignment.notebook}.ipynb (o {assignment.notebook}.py); se encontró: {names}.",
+        f"{directory}: expected {assignment.notebook}.ipynb or .py, found: {names}",
+    )
+
+
+def _decode_text(raw: bytes, path: Path) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SubmissionError(f"{path.name} no está guardado en UTF-8 (byte inválido en la posición {exc.start}).",
+                              f"{path}: not UTF-8 (invalid byte at offset {exc.start})") from None
+
+
+def read_notebook(raw: bytes, path: Path) -> nbformat.NotebookNode:
+    """Parse notebook JSON tolerantly: any nbformat version, unknown fields, no validation."""
+    text = _decode_text(raw, path)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise SubmissionError(
+            f"{path.name} no es un cuaderno válido: el JSON está dañado ({exc.__class__.__name__}). "
+            "¿Se cortó la descarga o lo editaste a mano? Vuelve a descargarlo desde Jupyter.",
+            f"{path}: invalid JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells", data.get("worksheets")), list):
+        raise SubmissionError(f"{path.name} no tiene la estructura de un cuaderno de Jupyter.",
+                              f"{path}: JSON is not a notebook (no cell list)")
+    try:
+        notebook = nbformat.reads(text, as_version=4, capture_validation_error={})
+    except Exception as exc:  # nbformat raises many kinds for old or odd files
+        raise SubmissionError(f"{path.name} usa un formato de cuaderno que no se puede leer.",
+                              f"{path}: nbformat cannot read it ({exc.__class__.__name__}: {exc})") from None
+    return notebook
+
+
+def _cell_role(cell, release_roles: dict[str, str]) -> tuple[str | None, str | None]:
+    nbgrader = cell.get("metadata", {}).get("nbgrader", {})
+    grade_id = nbgrader.get("grade_id") if isinstance(nbgrader, dict) else None
+    return grade_id, release_roles.get(grade_id) if isinstance(grade_id, str) else None
+
+
+def program_from_notebook(notebook: nbformat.NotebookNode, release: nbformat.NotebookNode) -> Program:
+    release_cells = {c.metadata["nbgrader"]["grade_id"]: c for c in release.cells
+                     if c.cell_type == "code" and "nbgrader" in c.metadata}
+    release_roles = {gid: c.metadata.get("autograder", {}).get("role") for gid, c in release_cells.items()}
+    cells, notes, seen = [], [], set()
+    for number, cell in enumerate(notebook.cells, start=1):
+        if cell.get("cell_type") != "code":
+            continue
+        grade_id, role = _cell_role(cell, release_roles)
+        if role in ("checks", "demo"):
+            seen.add(grade_id)
+            continue
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
+        if role == "given":
+            seen.add(grade_id)
+            if source != release_cells[grade_id].source:
+                notes.append(f"La celda {number} estaba bloqueada y fue modificada: se usó la versión original.")
+            source = release_cells[grade_id].source
+        cells.append(Cell(f"<celda {number}>", neutralize_magics(source)))
+    missing_given = [c for gid, c in release_cells.items() if release_roles[gid] == "given" and gid not in seen]
+    if missing_given:
+        notes.append("Faltaban celdas bloqueadas del enunciado: se restauraron desde la versión original.")
+        cells[:0] = [Cell(f"<enunciado {c.metadata['nbgrader']['grade_id']}>", c.source) for c in missing_given]
+    return Program(cells, notes=notes)
+
+
+def neutralize_magics(source: str) -> str:
+    """Rewrite IPython syntax (%magic, %%cell magic, !shell, x = !cmd, obj?) as plain Python."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    try:
+        return TransformerManager().transform_cell(source)
+    except Exception:  # the transformer chokes on some broken code: let the worker report the syntax error
+        return source

@@ -1,0 +1,62 @@
+"""GradeResult -> Gradescope's results.json (score, tests[] with name/score/status/output/visibility)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from autograder.grading.results import GradeResult
+
+
+def test_output(test) -> str:
+    """The student-facing text of one test: what went wrong, then the hint."""
+    parts = [test.feedback] if test.feedback else []
+    if test.hint:
+        parts.append(f"Pista: {test.hint}")
+    return "\n".join(parts)
+
+
+def overall_output(result: GradeResult) -> str:
+    lines = []
+    if result.error_student:
+        lines.append(f"No se pudo calificar la entrega: {result.error_student}")
+    lines += result.load.notes
+    if result.load.failed_cells:
+        lines.append("Celdas que lanzaron un error al ejecutarse (las demás se ejecutaron igualmente):")
+        lines += [f"  - {line}" for line in result.load.failed_cells]
+    if result.load.skipped_cells:
+        lines.append("Celdas omitidas:")
+        lines += [f"  - {line}" for line in result.load.skipped_cells]
+    if result.load.missing_functions:
+        lines.append("Funciones que no se encontraron: " + ", ".join(result.load.missing_functions))
+    return "\n".join(lines)
+
+
+def to_gradescope(result: GradeResult) -> dict:
+    return {
+        "score": round(result.score, 2),
+        "max_score": round(result.max_score, 2),
+        "output": overall_output(result),
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": [
+            {
+                "name": test.name,
+                "number": f"{index}",
+                "score": round(test.score, 2),
+                "max_score": round(test.max_score, 2),
+                "status": "passed" if test.passed else "failed",
+                "output": test_output(test),
+                "visibility": test.visibility,
+            }
+            for index, test in enumerate(result.tests, start=1)
+        ],
+    }
+
+
+def write_results(result: GradeResult, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Written whole then renamed: an interrupted run never leaves half a results file.
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(to_gradescope(result), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    partial.replace(path)

@@ -1,0 +1,86 @@
+"""Sample submissions the project makes itself: correct, stub, buggy and hostile.
+
+A sample is the reference notebook with some functions replaced and some cells
+added. The same catalogues feed the meta-tests (tests/), the demo and the
+benchmarks, so every claim about what the grader catches is made on one corpus.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import importlib
+from pathlib import Path
+
+import nbformat
+
+from autograder.notebook.lesson import load_source_notebook, solution_functions, stub_source
+
+
+@dataclasses.dataclass(frozen=True)
+class Sample:
+    name: str
+    kind: str  # "correct", "stub", "buggy" or "hostile"
+    description: str
+    replace: dict = dataclasses.field(default_factory=dict)  # function -> full new source of its def
+    cells: tuple[str, ...] = ()  # extra code cells, appended after the last cell
+    first_cells: tuple[str, ...] = ()  # extra code cells, before the first cell
+    failing: frozenset = frozenset()  # buggy: the hidden tests it must fail, exactly
+    hint: str = ""  # buggy: a phrase the first failing test's hint contains
+
+
+def correct(assignment_id: str) -> Sample:
+    return Sample("correct", "correct", "the reference solution")
+
+
+def stub(assignment) -> Sample:
+    functions = solution_functions(assignment.solution_path.read_text(encoding="utf-8"))
+    return Sample("stub", "stub", "the released stub, untouched",
+                  replace={name: stub_source(f) for name, f in functions.items()})
+
+
+def catalogue(assignment_id: str, kind: str) -> list[Sample]:
+    """The buggy or hostile samples of one assignment (autograder/samples/<id>.py)."""
+    module = importlib.import_module(f"autograder.samples.{assignment_id}")
+    return list(module.BUGGY if kind == "buggy" else module.HOSTILE)
+
+
+def build_notebook(assignment, sample: Sample, path: Path) -> Path:
+    notebook = copy.deepcopy(load_source_notebook(assignment))
+    for cell in notebook.cells:
+        role = cell.metadata.get("autograder", {})
+        if role.get("role") == "solution" and role.get("function") in sample.replace:
+            cell.source = sample.replace[role["function"]]
+    notebook.cells[:0] = [nbformat.v4.new_code_cell(code) for code in sample.first_cells]
+    notebook.cells += [nbformat.v4.new_code_cell(code) for code in sample.cells]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, path)
+    return path
+
+
+def build_module(assignment, sample: Sample, path: Path) -> Path:
+    source = assignment.solution_path.read_text(encoding="utf-8")
+    functions = solution_functions(source)
+    lines = source.splitlines()
+    for name, new in sorted(sample.replace.items(), key=lambda item: -_start_line(source, item[0])):
+        start, end = _span(source, name)
+        lines[start:end] = new.splitlines()
+    text = "\n\n".join([*sample.first_cells, "\n".join(lines), *sample.cells]) + "\n"
+    assert set(sample.replace) <= set(functions)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _span(source: str, name: str) -> tuple[int, int]:
+    import ast
+
+    for node in ast.parse(source).body:
+        if getattr(node, "name", None) == name:
+            start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]) - 1
+            return start, node.end_lineno
+    raise KeyError(name)
+
+
+def _start_line(source: str, name: str) -> int:
+    return _span(source, name)[0]

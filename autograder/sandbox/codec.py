@@ -1,0 +1,253 @@
+"""Data-only codec for everything that crosses the grader/worker boundary.
+
+The worker runs student code, so whatever it sends is hostile. This codec never
+builds anything but plain builtins and numpy arrays of plain dtypes: no pickle,
+no eval, no classes chosen by the sender. A student object whose ``__eq__`` lies
+is turned into its plain value on the worker side; the grader only ever compares
+objects that the grader itself built.
+
+Wire format: a frame is a 4-byte big-endian length followed by UTF-8 JSON. Values
+inside a message are tagged lists, e.g. ``["t", [["i", 1], ["s", "a"]]]`` for ``(1, "a")``.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import os
+import struct
+
+MAX_FRAME_BYTES = 64 * 1024 * 1024
+MAX_DEPTH = 64
+ARRAY_DTYPES = frozenset(
+    ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+     "float16", "float32", "float64", "complex64", "complex128"]
+)
+
+
+class CodecError(ValueError):
+    """A value cannot be encoded, or a frame is not valid protocol data."""
+
+
+class UnsupportedType(CodecError):
+    """The sender tried to encode an object that is not plain data."""
+
+    def __init__(self, type_name: str):
+        super().__init__(f"unsupported type: {type_name}")
+        self.type_name = type_name
+
+
+# --- encoding ---------------------------------------------------------------------------
+
+def encode_value(value, depth: int = 0):
+    """Turn plain data into its tagged JSON form; anything else raises UnsupportedType."""
+    if depth > MAX_DEPTH:
+        raise CodecError("value nested too deeply")
+    kind = type(value)
+    if value is None:
+        return ["n"]
+    if kind is bool:
+        return ["b", value]
+    if kind is int:
+        return ["i", value]
+    if kind is float:
+        return ["f", value if math.isfinite(value) else repr(value)]
+    if kind is str:
+        return ["s", value]
+    if kind is bytes:
+        return ["y", base64.b64encode(value).decode("ascii")]
+    if kind in (list, tuple, set, frozenset):
+        items = sorted(value, key=_sort_key) if kind in (set, frozenset) else value
+        tag = {list: "l", tuple: "t", set: "S", frozenset: "F"}[kind]
+        return [tag, [encode_value(item, depth + 1) for item in items]]
+    if kind is dict:
+        return ["d", [[encode_value(k, depth + 1), encode_value(v, depth + 1)] for k, v in value.items()]]
+    return _encode_numpy(value, depth)
+
+
+def _sort_key(item):
+    # Sets have no order; sorting by type and repr makes equal sets encode identically.
+    return (type(item).__name__, repr(item))
+
+
+def _encode_numpy(value, depth):
+    np = _numpy_if_loaded()
+    if np is not None:
+        if type(value) is np.ndarray:
+            dtype = value.dtype.name
+            if dtype not in ARRAY_DTYPES:
+                raise UnsupportedType(f"numpy.ndarray[{dtype}]")
+            data = np.ascontiguousarray(value).astype(value.dtype.newbyteorder("<"), copy=False)
+            return ["a", {"dtype": dtype, "shape": list(value.shape),
+                          "data": base64.b64encode(data.tobytes()).decode("ascii")}]
+        if isinstance(value, np.generic) and type(value).__module__ == "numpy":
+            # numpy scalars (float64 from np.dot, int64 from np.sum) are ordinary answers.
+            return encode_value(value.item(), depth)
+    raise UnsupportedType(_type_name(value))
+
+
+def _numpy_if_loaded():
+    # Importing numpy costs ~100 ms; a value can only be an array if numpy is loaded.
+    import sys
+    return sys.modules.get("numpy")
+
+
+def _type_name(value) -> str:
+    kind = type(value)
+    module = getattr(kind, "__module__", "?")
+    return kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
+
+
+# --- decoding ---------------------------------------------------------------------------
+
+def decode_value(node, depth: int = 0):
+    """Rebuild a value from its tagged form, accepting nothing but well-formed data."""
+    if depth > MAX_DEPTH:
+        raise CodecError("value nested too deeply")
+    if not isinstance(node, list) or not node or not isinstance(node[0], str):
+        raise CodecError("malformed value")
+    tag, payload = node[0], node[1:]
+    if tag == "n" and not payload:
+        return None
+    if len(payload) != 1:
+        raise CodecError(f"malformed value with tag {tag!r}")
+    (body,) = payload
+    if tag == "b" and type(body) is bool:
+        return body
+    if tag == "i" and type(body) is int:
+        return body
+    if tag == "f":
+        if type(body) in (int, float):
+            return float(body)
+        if body in ("nan", "inf", "-inf"):
+            return float(body)
+    if tag == "s" and type(body) is str:
+        return body
+    if tag == "y" and type(body) is str:
+        try:
+            return base64.b64decode(body, validate=True)
+        except ValueError as exc:
+            raise CodecError("malformed bytes") from exc
+    if tag in ("l", "t", "S", "F") and type(body) is list:
+        items = [decode_value(item, depth + 1) for item in body]
+        if tag == "l":
+            return items
+        if tag == "t":
+            return tuple(items)
+        return _hashable_collection(set if tag == "S" else frozenset, items)
+    if tag == "d" and type(body) is list:
+        out = {}
+        for entry in body:
+            if not isinstance(entry, list) or len(entry) != 2:
+                raise CodecError("malformed dict entry")
+            key = decode_value(entry[0], depth + 1)
+            try:
+                out[key] = decode_value(entry[1], depth + 1)
+            except TypeError as exc:
+                raise CodecError("unhashable dict key") from exc
+        return out
+    if tag == "a" and type(body) is dict:
+        return _decode_array(body)
+    raise CodecError(f"malformed value with tag {tag!r}")
+
+
+def _hashable_collection(kind, items):
+    try:
+        return kind(items)
+    except TypeError as exc:
+        raise CodecError("unhashable set element") from exc
+
+
+def _decode_array(body):
+    import numpy as np
+
+    dtype, shape, data = body.get("dtype"), body.get("shape"), body.get("data")
+    if dtype not in ARRAY_DTYPES or type(shape) is not list or type(data) is not str:
+        raise CodecError("malformed array")
+    if len(shape) > 32 or any(type(n) is not int or n < 0 for n in shape):
+        raise CodecError("malformed array shape")
+    try:
+        raw = base64.b64decode(data, validate=True)
+    except ValueError as exc:
+        raise CodecError("malformed array data") from exc
+    little = np.dtype(dtype).newbyteorder("<")
+    expected = little.itemsize * math.prod(shape)
+    if len(raw) != expected:
+        raise CodecError("array data does not match its shape")
+    return np.frombuffer(raw, dtype=little).astype(np.dtype(dtype)).reshape(shape)
+
+
+# --- framing ----------------------------------------------------------------------------
+
+def dumps_message(message: dict) -> bytes:
+    payload = json.dumps(message, ensure_ascii=True, separators=(",", ":"), allow_nan=False).encode("ascii")
+    if len(payload) > MAX_FRAME_BYTES:
+        raise CodecError(f"message of {len(payload)} bytes exceeds the {MAX_FRAME_BYTES}-byte cap")
+    return struct.pack(">I", len(payload)) + payload
+
+
+def loads_message(payload: bytes) -> dict:
+    try:
+        message = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise CodecError("frame is not valid JSON") from exc
+    if not isinstance(message, dict) or not isinstance(message.get("op"), str):
+        raise CodecError("frame is not a protocol message")
+    return message
+
+
+def write_frame(fd: int, message: dict) -> None:
+    data = memoryview(dumps_message(message))
+    while data:
+        written = os.write(fd, data)
+        data = data[written:]
+
+
+def read_exact(fd: int, size: int) -> bytes:
+    """Read exactly `size` bytes, or raise EOFError when the peer closed the pipe."""
+    chunks, remaining = [], size
+    while remaining:
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            raise EOFError("peer closed the channel")
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(fd: int) -> dict:
+    (size,) = struct.unpack(">I", read_exact(fd, 4))
+    if size > MAX_FRAME_BYTES:
+        raise CodecError(f"frame of {size} bytes exceeds the {MAX_FRAME_BYTES}-byte cap")
+    return loads_message(read_exact(fd, size))
+
+
+# --- arguments changed in place ---------------------------------------------------------
+
+def is_mutable(value) -> bool:
+    """Arguments whose in-place changes are sent back after a call."""
+    return type(value) in (list, dict, set) or type(value).__name__ == "ndarray"
+
+
+def argument_states(args) -> list:
+    return [encode_value(arg) if is_mutable(arg) else None for arg in args]
+
+
+def sync_in_place(args, states) -> None:
+    """Apply the other side's in-place changes to our own list, dict, set and array arguments."""
+    if not isinstance(states, list) or len(states) != len(args):
+        raise CodecError("malformed argument state")
+    for arg, state in zip(args, states):
+        if state is None:
+            continue
+        new = decode_value(state)
+        if type(arg) is not type(new):
+            raise CodecError("argument changed type")
+        if isinstance(arg, list):
+            arg[:] = new
+        elif isinstance(arg, (dict, set)):
+            arg.clear()
+            arg.update(new)
+        elif getattr(arg, "shape", None) == getattr(new, "shape", ()):
+            arg[...] = new

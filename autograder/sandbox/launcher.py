@@ -1,0 +1,245 @@
+"""Starting, talking to and killing sandboxed workers (the grader's side).
+
+A worker is one process tree. When the machine allows it, it lives in its own
+network, mount and PID namespaces (``unshare``), so that killing it kills every
+process it forked, it has no network, and the paths the grader hides (hidden
+suites, reference solutions, other submissions, results) are empty directories
+from its point of view. As root it also drops to an unprivileged user. Where a
+defence is not available the grader says so at start-up (``describe_defences``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import os
+import select
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from autograder.sandbox import codec
+
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+
+
+class WorkerFailure(Exception):
+    """The worker did not answer properly: it died, timed out or broke the protocol."""
+
+
+class WorkerTimeout(WorkerFailure):
+    pass
+
+
+class WorkerCrashed(WorkerFailure):
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """Per-worker resource limits; course.yml can override each one."""
+
+    call_seconds: float = 10.0
+    load_seconds: float = 30.0
+    submission_seconds: float = 300.0
+    memory_mb: int = 1024
+    cpu_seconds: int = 300
+    processes: int = 32
+    file_size_mb: int = 16
+    open_files: int = 64
+
+
+@functools.lru_cache(maxsize=None)
+def namespace_mode() -> str | None:
+    """'root' or 'user' when unshare can give a worker its own namespaces, else None."""
+    unshare = shutil.which("unshare")
+    if not unshare:
+        return None
+    candidates = ["root"] if os.geteuid() == 0 else ["user"]
+    for mode in candidates:
+        probe = subprocess.run(_unshare_prefix(mode) + ["true"], capture_output=True, timeout=10)
+        if probe.returncode == 0:
+            return mode
+    return None
+
+
+def _unshare_prefix(mode: str) -> list[str]:
+    prefix = ["unshare", "--net", "--mount", "--pid", "--fork", "--kill-child", "--mount-proc"]
+    if mode == "user":
+        prefix[1:1] = ["--user", "--map-root-user"]
+    return prefix
+
+
+def describe_defences() -> dict[str, bool]:
+    """Which defences are active on this machine, by name (for the start-up banner and docs)."""
+    mode = namespace_mode()
+    return {
+        "separate worker process": True,
+        "resource limits (CPU, memory, processes, file size, open files)": True,
+        "wall-clock limits per call and per submission": True,
+        "clean environment and empty working directory": True,
+        "no network (network namespace)": mode is not None,
+        "hidden paths (mount namespace)": mode is not None,
+        "whole process tree killed (PID namespace)": mode is not None,
+        "unprivileged user": mode == "root",
+    }
+
+
+def _worker_uid() -> int:
+    # A uid per grading process keeps concurrent workers from sharing a process count.
+    return 61000 + os.getpid() % 4000
+
+
+def _keep_visible() -> list[Path]:
+    """Paths the worker needs: the Python installation and the worker's own package."""
+    keep = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), PACKAGE_DIR}
+    keep.update(Path(p).resolve() for p in sys.path if p and Path(p).is_dir() and "site-packages" in p)
+    return sorted(keep)
+
+
+def _mask_plan(paths: list[Path], keep: list[Path]) -> tuple[list[str], list[str]]:
+    """Directories and files to cover so that `paths` look empty, sparing `keep` and its ancestors."""
+    directories: list[str] = []
+    files: list[str] = []
+
+    def cover(path: Path) -> None:
+        if path.is_symlink() or not path.exists():
+            return
+        if any(k == path for k in keep):
+            return
+        if any(path in k.parents for k in keep):
+            for child in sorted(path.iterdir()):
+                cover(child)
+        elif path.is_dir():
+            directories.append(str(path))
+        elif path.is_file():
+            files.append(str(path))
+
+    seen: set[Path] = set()
+    for path in paths:
+        resolved = path.resolve()
+        if resolved not in seen:
+            seen.add(resolved)
+            cover(resolved)
+    return directories, files
+
+
+def _count_own_processes() -> int:
+    uid = os.getuid()
+    return sum(1 for entry in Path("/proc").iterdir() if entry.name.isdigit() and _owner(entry) == uid)
+
+
+def _owner(entry: Path):
+    try:
+        return entry.stat().st_uid
+    except OSError:
+        return None
+
+
+class Worker:
+    """One sandboxed worker process and the pipes to it."""
+
+    def __init__(self, limits: Limits, hide: list[Path]):
+        self.limits = limits
+        self.workdir = tempfile.mkdtemp(prefix="autograder-worker-")
+        mode = namespace_mode()
+        config = {"workdir": self.workdir, "mount_namespace": mode is not None, "uid": None}
+        processes = limits.processes
+        if mode is not None:
+            config["hide"], config["files_to_hide"] = _mask_plan(hide, _keep_visible() + [Path(self.workdir)])
+        if mode == "root":
+            config["uid"] = _worker_uid()
+        else:
+            processes += _count_own_processes()  # the limit counts every process of this uid
+        config["limits"] = dataclasses.asdict(limits) | {"processes": processes}
+        request_read, self._request_write = os.pipe()
+        self._reply_read, reply_write = os.pipe()
+        config["in_fd"], config["out_fd"] = request_read, reply_write
+        # -s -P rather than -I: the environment is already clean, and PYTHONHASHSEED must apply.
+        command = [sys.executable, "-s", "-P", "-m", "autograder.sandbox.worker", json.dumps(config)]
+        if mode is not None:
+            command = _unshare_prefix(mode) + command
+        self.process = subprocess.Popen(
+            command, pass_fds=(request_read, reply_write), env=_clean_environment(),
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            cwd=self.workdir, start_new_session=True,
+        )
+        os.close(request_read)
+        os.close(reply_write)
+        self.receive(limits.load_seconds, expect="ready")
+
+    def send(self, message: dict) -> None:
+        try:
+            codec.write_frame(self._request_write, message)
+        except OSError as exc:
+            raise WorkerCrashed("the worker is gone") from exc
+
+    def receive(self, seconds: float, expect: str | None = None, on_progress=None) -> dict:
+        deadline = time.monotonic() + seconds
+        while True:
+            message = self._read_frame(deadline)
+            if message["op"] == "progress" and on_progress is not None:
+                on_progress(message)
+                continue
+            if expect is not None and message["op"] != expect:
+                raise WorkerCrashed(f"unexpected message {message['op']!r}")
+            return message
+
+    def request(self, message: dict, seconds: float, on_progress=None) -> dict:
+        self.send(message)
+        return self.receive(seconds, on_progress=on_progress)
+
+    def _read_frame(self, deadline: float) -> dict:
+        (size,) = struct.unpack(">I", self._read_exact(4, deadline))
+        if size > codec.MAX_FRAME_BYTES:
+            raise WorkerCrashed("the worker sent an oversized message")
+        try:
+            return codec.loads_message(self._read_exact(size, deadline))
+        except codec.CodecError as exc:
+            raise WorkerCrashed(f"the worker broke the protocol: {exc}") from exc
+
+    def _read_exact(self, size: int, deadline: float) -> bytes:
+        chunks, remaining = [], size
+        while remaining:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._reply_read], [], [], left)[0]:
+                raise WorkerTimeout("the worker did not answer in time")
+            chunk = os.read(self._reply_read, min(remaining, 1 << 20))
+            if not chunk:
+                raise WorkerCrashed("the worker died")
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        return b"".join(chunks)
+
+    def close(self) -> None:
+        for fd in (self._request_write, self._reply_read):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.process.wait()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def _clean_environment() -> dict[str, str]:
+    return {
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "MPLBACKEND": "Agg",
+        "HOME": "/nonexistent",
+    }

@@ -1,0 +1,275 @@
+"""The worker: the only process where student code runs.
+
+It starts as trusted code, locks itself down (hidden paths, resource limits,
+unprivileged user), then serves requests from the grader over two pipes:
+
+    load  -> runs the submission's cells in order, one namespace, skipping none
+    call  -> calls one function with decoded arguments, answers with plain data
+
+Once student code has run, nothing here can be trusted any more: the grader treats
+every answer as data and decides everything itself. This module must import only
+the standard library and the codec, so that it stays cheap to start.
+"""
+
+from __future__ import annotations
+
+import builtins
+import ctypes
+import inspect
+import io
+import json
+import os
+import resource
+import sys
+import traceback
+
+from autograder.sandbox import codec
+
+MS_NOSUID, MS_NODEV, MS_BIND = 0x2, 0x4, 0x1000
+PR_SET_NO_NEW_PRIVS = 38
+OUTPUT_CAP = 8_000
+MESSAGE_CAP = 300
+
+
+# --- lock-down (trusted, before any student code) ---------------------------------------
+
+def lock_down(config: dict) -> None:
+    if config.get("mount_namespace"):
+        _hide_paths(config["hide"], config.get("files_to_hide", []))
+        _mount_tmpfs(config["workdir"], "size=64m,mode=0700")
+    os.chdir(config["workdir"])
+    uid = config.get("uid")
+    if uid is not None:
+        os.chown(config["workdir"], uid, uid)
+    _set_limits(config["limits"])
+    _silence_standard_streams()
+    if uid is not None:
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+    _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+
+
+def _libc():
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _mount_tmpfs(target: str, options: str) -> None:
+    if _libc().mount(b"tmpfs", target.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options.encode()) != 0:
+        raise OSError(ctypes.get_errno(), f"cannot mount tmpfs on {target}")
+
+
+def _hide_paths(directories: list[str], files: list[str]) -> None:
+    for path in directories:
+        _mount_tmpfs(path, "size=1m,mode=0755")
+    for path in files:
+        if _libc().mount(b"/dev/null", path.encode(), None, MS_BIND, None) != 0:
+            raise OSError(ctypes.get_errno(), f"cannot hide {path}")
+
+
+def _set_limits(limits: dict) -> None:
+    mib = 1024 * 1024
+    table = {
+        resource.RLIMIT_AS: limits["memory_mb"] * mib,
+        resource.RLIMIT_CPU: limits["cpu_seconds"],
+        resource.RLIMIT_FSIZE: limits["file_size_mb"] * mib,
+        resource.RLIMIT_NOFILE: limits["open_files"],
+        resource.RLIMIT_NPROC: limits["processes"],
+        resource.RLIMIT_CORE: 0,
+    }
+    for kind, value in table.items():
+        resource.setrlimit(kind, (value, value))
+
+
+def _silence_standard_streams() -> None:
+    # Output written straight to fd 1/2 (os.write, C extensions) goes nowhere; Python-level
+    # output is captured per request below.
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+
+
+# --- the student namespace --------------------------------------------------------------
+
+class _CappedOutput(io.TextIOBase):
+    """A stdout that keeps the first few thousand characters and drops the rest."""
+
+    def __init__(self):
+        self.parts, self.size = [], 0
+
+    def writable(self):
+        return True
+
+    def write(self, text):
+        text = str(text)
+        if self.size < OUTPUT_CAP:
+            self.parts.append(text[: OUTPUT_CAP - self.size])
+        self.size += len(text)
+        return len(text)
+
+    def getvalue(self) -> str:
+        value = "".join(self.parts)
+        return value + ("\n[… salida recortada …]" if self.size > OUTPUT_CAP else "")
+
+
+class _NoIPython:
+    """Stands in for get_ipython(): magics and shell escapes become no-ops."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+def _student_frames(tb, filenames: set[str], sources: dict[str, str]) -> list[list]:
+    frames = []
+    for frame in traceback.extract_tb(tb):
+        if frame.filename in filenames:
+            lines = sources[frame.filename].splitlines()
+            text = lines[frame.lineno - 1].strip() if frame.lineno and frame.lineno <= len(lines) else ""
+            frames.append([frame.filename, frame.lineno or 0, text[:200]])
+    return frames[-8:]
+
+
+def _describe_exception(exc: BaseException, frames: list[list]) -> dict:
+    builtin = next((k.__name__ for k in type(exc).__mro__ if k.__module__ == "builtins"), "BaseException")
+    try:
+        message = str(exc)[:MESSAGE_CAP]
+    except BaseException:  # a hostile __str__ must not break the reply
+        message = ""
+    return {"type": type(exc).__name__[:80], "builtin": builtin, "message": message, "frames": frames}
+
+
+class Student:
+    def __init__(self):
+        self.namespace: dict = {}
+        self.sources: dict[str, str] = {}
+
+    def load(self, request: dict, send) -> dict:
+        self.namespace = {"__name__": request.get("module_name", "__main__"),
+                          "__builtins__": builtins, "get_ipython": _NoIPython}
+        results, output = [], _CappedOutput()
+        for index, cell in enumerate(request["cells"]):
+            send({"op": "progress", "cell": index})
+            filename = cell["filename"]
+            self.sources[filename] = cell["source"]
+            results.append(self._run_cell(cell["source"], filename, output))
+        functions = {}
+        for name, value in list(self.namespace.items()):
+            if callable(value) and not name.startswith("_"):
+                functions[name] = _signature(value)
+        return {"op": "loaded", "cells": results, "output": output.getvalue(), "functions": functions}
+
+    def _run_cell(self, source: str, filename: str, output) -> dict:
+        saved = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = output
+        try:
+            exec(compile(source, filename, "exec"), self.namespace)
+            return {"ok": True}
+        except BaseException as exc:  # SystemExit and KeyboardInterrupt too: a cell never ends the load
+            return {"ok": False, "error": _describe_exception(exc, _student_frames(exc.__traceback__, {filename}, self.sources))}
+        finally:
+            sys.stdout, sys.stderr = saved
+
+    def call(self, request: dict, channel) -> dict:
+        function = self.namespace.get(request["name"])
+        if not callable(function):
+            return {"op": "missing", "name": request["name"]}
+        args = [codec.decode_value(a) for a in request["args"]]
+        kwargs = {k: codec.decode_value(v) for k, v in request["kwargs"].items()}
+        # Helpers graded elsewhere are served by the grader's reference during this call,
+        # so that a bug in one function is not charged again in the functions that use it.
+        replaced = {name: self.namespace.get(name) for name in request.get("substitute", [])}
+        for name in replaced:
+            self.namespace[name] = _grader_callback(name, channel)
+        saved = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = _CappedOutput()
+        try:
+            result = function(*args, **kwargs)
+        except BaseException as exc:
+            return {"op": "raise", "error": _describe_exception(exc, _student_frames(exc.__traceback__, set(self.sources), self.sources))}
+        finally:
+            sys.stdout, sys.stderr = saved
+            self.namespace.update(replaced)
+        return _reply_with(result, args)
+
+
+class GraderError(Exception):
+    """Raised inside student code when the grader's reference helper raised."""
+
+
+def _grader_callback(name: str, channel):
+    send, receive = channel
+
+    def helper(*args, **kwargs):
+        send({"op": "callback", "name": name, "args": [codec.encode_value(a) for a in args],
+              "kwargs": {k: codec.encode_value(v) for k, v in kwargs.items()}})
+        reply = receive()
+        if reply.get("op") == "callback_raise":
+            error = getattr(builtins, reply.get("builtin", ""), None)
+            error = error if isinstance(error, type) and issubclass(error, Exception) else GraderError
+            raise error(reply.get("message", ""))
+        codec.sync_in_place(args, reply["args_after"])
+        same_as = reply.get("same_as")
+        return args[same_as] if same_as is not None else codec.decode_value(reply["value"])
+
+    helper.__name__ = name
+    return helper
+
+
+def _signature(function) -> str:
+    try:
+        return str(inspect.signature(function))
+    except (TypeError, ValueError):
+        return "(...)"
+
+
+def _reply_with(result, args: list) -> dict:
+    same_as = next((i for i, arg in enumerate(args) if result is arg), None)
+    try:
+        after = codec.argument_states(args)
+        value = None if same_as is not None else codec.encode_value(result)
+    except codec.UnsupportedType as exc:
+        return {"op": "bad_return", "type": exc.type_name[:80]}
+    except (codec.CodecError, RecursionError):
+        return {"op": "bad_return", "type": "estructura demasiado profunda"}
+    return {"op": "return", "value": value, "same_as": same_as, "args_after": after}
+
+
+# --- the serving loop -------------------------------------------------------------------
+
+def serve(in_fd: int, out_fd: int) -> None:
+    student = Student()
+
+    def send(message):
+        codec.write_frame(out_fd, message)
+
+    def receive():
+        return codec.read_frame(in_fd)
+
+    send({"op": "ready"})
+    while True:
+        try:
+            request = codec.read_frame(in_fd)
+        except EOFError:
+            return
+        if request["op"] == "load":
+            reply = student.load(request, send)
+        elif request["op"] == "call":
+            reply = student.call(request, (send, receive))
+        else:
+            reply = {"op": "error", "message": f"unknown op {request['op']!r}"}
+        try:
+            send(reply)
+        except (codec.CodecError, ValueError):
+            send({"op": "bad_return", "type": "respuesta demasiado grande"})
+
+
+def main() -> None:
+    config = json.loads(sys.argv[1])
+    lock_down(config)
+    serve(config["in_fd"], config["out_fd"])
+    os._exit(0)  # threads the student left running must not keep the worker alive
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,329 @@
+"""Hidden suite for `bpe_bytes`.
+
+One misconception per test, each with its Spanish hint. Fixed cases are never shown
+to the student; the `property` tests compare with the reference on generated input
+and may show their shrunk counterexample. A function is graded on its own: while
+`train_bpe` or `encode` run, the student's `get_stats` and `merge` are replaced by
+the reference (DEPENDS_ON), so one bug costs points in one place only.
+"""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from autograder.grading.plugin import Feedback
+
+DEPENDS_ON = {"train_bpe": ("get_stats", "merge"), "encode": ("get_stats", "merge")}
+
+grade = pytest.mark.grade
+small_ids = st.lists(st.integers(0, 4), max_size=24)
+texts = st.text(alphabet="abcab ñé🙂\u00e1", max_size=40) | st.text(max_size=20)
+
+
+def expect_type(value, kind, what):
+    if type(value) is not kind:
+        raise Feedback(f"{what} debe devolver un {kind.__name__}, no un {type(value).__name__}.")
+
+
+# --- get_stats --------------------------------------------------------------------------
+
+@grade("get_stats", weight=2, hint="Recorre todos los pares vecinos con zip(ids, ids[1:]) y suma 1 a cada uno.")
+def test_get_stats_counts_pairs(student):
+    """cuenta cada par de vecinos de una lista"""
+    result = student.get_stats([3, 1, 4, 1, 5, 9, 2, 6])
+    expect_type(result, dict, "get_stats")
+    assert result == {(3, 1): 1, (1, 4): 1, (4, 1): 1, (1, 5): 1, (5, 9): 1, (9, 2): 1, (2, 6): 1}
+
+
+@grade("get_stats", hint="Un par que aparece varias veces debe sumar todas sus apariciones, no contarse una sola vez.")
+def test_get_stats_repeated_pairs_add_up(student):
+    """un par repetido suma todas sus apariciones"""
+    assert student.get_stats([1, 2, 3, 1, 2, 7, 1, 2]) == {(1, 2): 3, (2, 3): 1, (3, 1): 1, (2, 7): 1, (7, 1): 1}
+
+
+@grade("get_stats", hint="Al contar, los pares se solapan: [97, 97, 97] contiene dos veces (97, 97). "
+                         "No saltes posiciones al contar (eso solo se hace al fusionar).")
+def test_get_stats_overlapping_pairs(student):
+    """los pares solapados cuentan todos"""
+    assert student.get_stats([120, 120, 120, 120, 7]) == {(120, 120): 3, (120, 7): 1}
+
+
+@grade("get_stats", hint="Listas vacías o de un solo id no tienen pares: devuelve un diccionario vacío.")
+def test_get_stats_short_lists(student):
+    """listas sin pares"""
+    assert student.get_stats([]) == {}
+    assert student.get_stats([42]) == {}
+
+
+@grade("get_stats", hint="Si recibes `counts`, actualiza ese mismo diccionario (sin copiarlo) y devuélvelo.")
+def test_get_stats_updates_counts_in_place(student):
+    """acumula sobre el diccionario counts recibido"""
+    counts = {(9, 9): 5, (1, 2): 1}
+    result = student.get_stats([1, 2, 9, 9], counts)
+    assert counts == {(9, 9): 6, (1, 2): 2, (2, 9): 1}
+    assert result is counts
+
+
+@grade("get_stats", hint="No uses `counts={}` como valor por defecto: ese diccionario se crea una vez y se comparte "
+                         "entre llamadas. Usa `counts=None` y crea uno nuevo dentro.")
+def test_get_stats_fresh_dict_each_call(student):
+    """cada llamada sin counts empieza de cero"""
+    first = student.get_stats([5, 6, 7])
+    second = student.get_stats([5, 6, 7])
+    assert first == second == {(5, 6): 1, (6, 7): 1}
+
+
+@grade("get_stats", weight=2, hint="Compara tu resultado con el contraejemplo: cuenta cada par vecino, solapes incluidos.",
+       backstop=True)
+@given(ids=small_ids)
+def test_get_stats_matches_reference(student, reference, ids):
+    """coincide con la referencia en listas generadas"""
+    assert student.get_stats(list(ids)) == reference.get_stats(list(ids))
+
+
+# --- merge ------------------------------------------------------------------------------
+
+@grade("merge", weight=2, hint="Sustituye cada aparición del par por `idx` y copia el resto tal cual.")
+def test_merge_replaces_pair(student):
+    """sustituye cada aparición del par"""
+    result = student.merge([1, 2, 3, 1, 2], (1, 2), 256)
+    expect_type(result, list, "merge")
+    assert result == [256, 3, 256]
+
+
+@grade("merge", hint="Al fusionar, las apariciones no se solapan: después de fusionar en i, sigue en i + 2. "
+                     "[97, 97, 97] con (97, 97) da [256, 97].")
+def test_merge_does_not_overlap(student):
+    """fusiona sin solapes, de izquierda a derecha"""
+    assert student.merge([7, 7, 7, 7, 7], (7, 7), 300) == [300, 300, 7]
+
+
+@grade("merge", hint="No pierdas el último elemento: cuando i es la última posición no hay par, pero ids[i] se copia igual.")
+def test_merge_keeps_the_tail(student):
+    """conserva el último elemento cuando no forma par"""
+    assert student.merge([4, 5, 4, 5, 6], (4, 5), 260) == [260, 260, 6]
+    assert student.merge([8], (8, 8), 261) == [8]
+
+
+@grade("merge", hint="`merge` debe construir una lista nueva; la lista `ids` que recibes no puede cambiar.")
+def test_merge_leaves_input_alone(student):
+    """no modifica la lista de entrada"""
+    ids = [1, 2, 1, 2, 3]
+    student.merge(ids, (1, 2), 256)
+    assert ids == [1, 2, 1, 2, 3]
+
+
+@grade("merge", hint="Si el par no aparece (o la lista está vacía), la lista sale igual.")
+def test_merge_without_the_pair(student):
+    """sin apariciones, nada cambia"""
+    assert student.merge([], (1, 2), 256) == []
+    assert student.merge([2, 1, 3], (1, 2), 256) == [2, 1, 3]
+
+
+@grade("merge", weight=2, hint="Revisa el contraejemplo: recorre de izquierda a derecha, fusiona sin solapes y conserva el resto.",
+       backstop=True)
+@given(ids=small_ids, pair=st.tuples(st.integers(0, 4), st.integers(0, 4)))
+def test_merge_matches_reference(student, reference, ids, pair):
+    """coincide con la referencia en listas generadas"""
+    assert student.merge(list(ids), pair, 256) == reference.merge(list(ids), pair, 256)
+
+
+# --- train_bpe --------------------------------------------------------------------------
+
+@grade("train_bpe", weight=3, hint="Repasa el ejemplo trabajado: cuenta, elige el par más frecuente, fusiona con el id "
+                                   "256 + k y repite.")
+def test_train_bpe_published_example(student):
+    """reproduce el ejemplo publicado aaabdaaabac"""
+    result = student.train_bpe("aaabdaaabac", 259)
+    expect_type(result, dict, "train_bpe")
+    assert result == {(97, 97): 256, (256, 97): 257, (257, 98): 258}
+
+
+@grade("train_bpe", weight=2, hint="En un empate gana el par cuya primera aparición en la secuencia actual es la más temprana, "
+                                   "no el menor ni el último: cuenta en un dict recorriendo de izquierda a derecha y usa max.")
+def test_train_bpe_tie_rule(student):
+    """desempata por la primera aparición en la secuencia"""
+    assert list(student.train_bpe("zyxwzyxw", 259)) == [(122, 121), (256, 120), (257, 119)]
+    assert list(student.train_bpe("dcbadcba", 257)) == [(100, 99)]
+
+
+@grade("train_bpe", hint="Los ids nuevos empiezan en 256: la fusión k (desde 0) recibe 256 + k.")
+def test_train_bpe_new_ids(student):
+    """los ids nuevos son 256, 257, 258, ..."""
+    merges = student.train_bpe("el perro de pedro y el perro de rosa", 270)
+    assert sorted(merges.values()) == list(range(256, 270))
+
+
+@grade("train_bpe", hint="Trabaja con los bytes UTF-8 del texto (text.encode('utf-8')), no con ord() de cada carácter.")
+def test_train_bpe_uses_utf8_bytes(student):
+    """entrena sobre bytes UTF-8"""
+    assert student.train_bpe("ñoño", 258) == {(195, 177): 256, (256, 111): 257}
+
+
+@grade("train_bpe", hint="Cuando quedan menos de dos ids no hay pares: termina y devuelve las fusiones aprendidas "
+                         "(no llames a max sobre un diccionario vacío).")
+def test_train_bpe_stops_when_sequence_runs_out(student):
+    """termina antes si la secuencia se queda sin pares"""
+    assert student.train_bpe("ab", 300) == {(97, 98): 256}
+    assert student.train_bpe("", 300) == {}
+
+
+@grade("train_bpe", hint="Con vocab_size menor que 256 no caben ni los bytes: lanza ValueError.")
+@pytest.mark.requires("test_train_bpe_published_example")
+def test_train_bpe_rejects_small_vocab(student):
+    """rechaza vocab_size < 256 con ValueError"""
+    with pytest.raises(ValueError):
+        student.train_bpe("hola", 255)
+
+
+@grade("train_bpe", weight=2, hint="Compara con el contraejemplo: par más frecuente, empate por primera aparición, "
+                                   "ids 256 + k, parada temprana.", backstop=True)
+@settings(max_examples=25)
+@given(text=texts, extra=st.integers(0, 12))
+def test_train_bpe_matches_reference(student, reference, text, extra):
+    """coincide con la referencia en textos generados"""
+    assert student.train_bpe(text, 256 + extra) == reference.train_bpe(text, 256 + extra)
+
+
+# --- build_vocab ------------------------------------------------------------------------
+
+@grade("build_vocab", weight=2, hint="El vocabulario tiene los 256 bytes sueltos (bytes([i])) y, por cada fusión (a, b) -> idx, "
+                                     "vocab[idx] = vocab[a] + vocab[b].")
+def test_build_vocab_bytes_and_merges(student):
+    """256 bytes sueltos más una entrada por fusión"""
+    vocab = student.build_vocab({(104, 111): 256, (256, 108): 257})
+    expect_type(vocab, dict, "build_vocab")
+    assert len(vocab) == 258
+    assert all(vocab[i] == bytes([i]) for i in range(256))
+    assert vocab[256] == b"ho" and vocab[257] == b"hol"
+
+
+@grade("build_vocab", hint="Los valores son bytes, no str: un token puede contener medio carácter.")
+def test_build_vocab_values_are_bytes(student):
+    """los valores son bytes"""
+    vocab = student.build_vocab({(195, 177): 256})
+    assert type(vocab[256]) is bytes and vocab[256] == "ñ".encode("utf-8")
+
+
+@grade("build_vocab", hint="Recorre las fusiones por id creciente (sorted por el id): el diccionario puede llegar desordenado.")
+def test_build_vocab_unordered_merges(student):
+    """construye por id creciente aunque las fusiones lleguen desordenadas"""
+    vocab = student.build_vocab({(257, 99): 258, (256, 98): 257, (97, 97): 256})
+    assert vocab[258] == b"aabc"
+
+
+# --- encode -----------------------------------------------------------------------------
+
+@grade("encode", weight=2, hint="Parte de los bytes UTF-8 y aplica fusiones mientras haya algún par fusionable.")
+def test_encode_published_example(student):
+    """reproduce el ejemplo publicado"""
+    result = student.encode("aaabdaaabac", {(97, 97): 256, (256, 97): 257, (257, 98): 258})
+    expect_type(result, list, "encode")
+    assert result == [258, 100, 258, 97, 99]
+
+
+@grade("encode", weight=2, hint="En cada paso fusiona el par presente con el id de fusión más bajo, no el más frecuente "
+                                "en el texto que codificas.")
+def test_encode_lowest_merge_id_not_frequency(student):
+    """elige la fusión de id más bajo, no el par más frecuente"""
+    assert student.encode("abababc", {(98, 99): 256, (97, 98): 257}) == [257, 257, 97, 256]
+
+
+@grade("encode", hint="El orden del diccionario no importa: elige por el id de fusión, no por el orden en que "
+                      "recorres `merges`.")
+def test_encode_ignores_dict_order(student):
+    """no aplica las fusiones en el orden del diccionario"""
+    assert student.encode("xyzxy", {(121, 122): 257, (120, 121): 256}) == [256, 122, 256]
+
+
+@grade("encode", hint="Texto vacío o de un byte: no hay pares, devuelve los bytes tal cual.")
+def test_encode_short_texts(student):
+    """textos sin pares"""
+    merges = {(97, 97): 256}
+    assert student.encode("", merges) == []
+    assert student.encode("a", merges) == [97]
+
+
+@grade("encode", weight=2, hint="Codifica los bytes UTF-8 (acentos y emoji ocupan 2 a 4 bytes).")
+def test_encode_non_ascii(student, reference):
+    """textos con acentos y emoji"""
+    text = "¿Qué tal? 🙂 El ñandú corre: ñandú, ñandú. 🙂"
+    merges = reference.train_bpe(text * 3, 290)
+    assert student.encode(text, merges) == reference.encode(text, merges)
+
+
+@grade("encode", weight=2, hint="Compara con el contraejemplo: fusión de id más bajo primero, hasta que no quede ninguna.",
+       backstop=True)
+@settings(max_examples=25)
+@given(train=texts, text=texts, extra=st.integers(0, 12))
+def test_encode_matches_reference(student, reference, train, text, extra):
+    """coincide con la referencia en textos generados"""
+    merges = reference.train_bpe(train + text, 256 + extra)
+    assert student.encode(text, merges) == reference.encode(text, merges)
+
+
+# --- decode -----------------------------------------------------------------------------
+
+@grade("decode", weight=2, hint="Une los bytes de todos los ids con b''.join(...) y decodifica el resultado como UTF-8.")
+def test_decode_joins_bytes(student):
+    """concatena los bytes de los ids"""
+    vocab = {i: bytes([i]) for i in range(256)} | {256: b"ca", 257: b"sa"}
+    result = student.decode([256, 257, 33], vocab)
+    expect_type(result, str, "decode")
+    assert result == "casa!"
+
+
+@grade("decode", hint="Primero une todos los bytes y después decodifica: un carácter puede repartirse entre dos tokens.")
+def test_decode_characters_split_across_tokens(student):
+    """un carácter repartido entre tokens"""
+    vocab = {i: bytes([i]) for i in range(256)} | {256: b"a\xc3", 257: b"\xb1o"}
+    assert student.decode([256, 257], vocab) == "año"
+
+
+@grade("decode", hint="Los bytes que no forman UTF-8 válido no deben lanzar excepción: usa errors='replace' (U+FFFD).")
+def test_decode_invalid_utf8_is_replaced(student):
+    """UTF-8 inválido se sustituye por U+FFFD"""
+    vocab = {i: bytes([i]) for i in range(256)}
+    assert student.decode([104, 195, 105, 240, 159], vocab) == "h\ufffdi\ufffd"
+
+
+@grade("decode", hint="Un id que no está en vocab debe lanzar KeyError (indexa vocab[id]; no uses .get con un valor por defecto).")
+@pytest.mark.requires("test_decode_joins_bytes")
+def test_decode_unknown_id_raises(student):
+    """un id desconocido lanza KeyError"""
+    with pytest.raises(KeyError):
+        student.decode([104, 5000], {i: bytes([i]) for i in range(256)})
+
+
+@grade("decode", weight=2, hint="decode(encode(s)) debe devolver s para cualquier texto: une los bytes y decodifica en UTF-8.",
+       backstop=True)
+@settings(max_examples=25)
+@given(text=st.text(max_size=30), extra=st.integers(0, 10))
+def test_decode_round_trip(student, reference, text, extra):
+    """decode(encode(s)) == s para textos generados"""
+    merges = reference.train_bpe(text, 256 + extra)
+    assert student.decode(reference.encode(text, merges), reference.build_vocab(merges)) == text
+
+
+# --- compression_ratio ------------------------------------------------------------------
+
+@grade("compression_ratio", weight=2, hint="La razón es bytes / tokens (no tokens / bytes).")
+def test_compression_ratio_published_example(student):
+    """11 bytes en 5 tokens"""
+    result = student.compression_ratio("aaabdaaabac", [258, 100, 258, 97, 99])
+    expect_type(result, float, "compression_ratio")
+    assert result == pytest.approx(2.2)
+
+
+@grade("compression_ratio", weight=2, hint="Cuenta bytes UTF-8 (len(text.encode('utf-8'))), no caracteres: la ñ son 2 bytes.")
+def test_compression_ratio_counts_utf8_bytes(student):
+    """cuenta bytes UTF-8, no caracteres"""
+    assert student.compression_ratio("año 🙂", [97, 256, 32, 300]) == pytest.approx(9 / 4)
+
+
+@grade("compression_ratio", hint="Sin tokens no hay razón que calcular: lanza ValueError (no ZeroDivisionError).")
+@pytest.mark.requires("test_compression_ratio_published_example")
+def test_compression_ratio_rejects_empty_ids(student):
+    """ids vacía lanza ValueError"""
+    with pytest.raises(ValueError):
+        student.compression_ratio("hola", [])
