@@ -33,6 +33,10 @@ class WorkerFailure(Exception):
     """The worker did not answer properly: it died, timed out or broke the protocol."""
 
 
+class SandboxError(RuntimeError):
+    """The sandbox itself failed (a grader problem, never the student's)."""
+
+
 class WorkerTimeout(WorkerFailure):
     pass
 
@@ -172,7 +176,14 @@ class Worker:
         )
         os.close(request_read)
         os.close(reply_write)
-        self.receive(limits.load_seconds, expect="ready")
+        try:
+            hello = self.receive(limits.load_seconds)
+        except WorkerFailure:
+            self.close()
+            raise
+        if hello.get("op") != "ready":
+            self.close()
+            raise SandboxError(f"the sandboxed worker did not start: {hello.get('message', hello)}")
 
     def send(self, message: dict) -> None:
         try:
@@ -180,15 +191,13 @@ class Worker:
         except OSError as exc:
             raise WorkerCrashed("the worker is gone") from exc
 
-    def receive(self, seconds: float, expect: str | None = None, on_progress=None) -> dict:
+    def receive(self, seconds: float, on_progress=None) -> dict:
         deadline = time.monotonic() + seconds
         while True:
             message = self._read_frame(deadline)
             if message["op"] == "progress" and on_progress is not None:
                 on_progress(message)
                 continue
-            if expect is not None and message["op"] != expect:
-                raise WorkerCrashed(f"unexpected message {message['op']!r}")
             return message
 
     def request(self, message: dict, seconds: float, on_progress=None) -> dict:

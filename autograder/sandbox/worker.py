@@ -56,15 +56,20 @@ def _libc():
 
 def _mount_tmpfs(target: str, options: str) -> None:
     if _libc().mount(b"tmpfs", target.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options.encode()) != 0:
-        raise OSError(ctypes.get_errno(), f"cannot mount tmpfs on {target}")
+        if os.path.lexists(target):  # vanished meanwhile: fine
+            raise OSError(ctypes.get_errno(), f"cannot mount tmpfs on {target}")
 
 
 def _hide_paths(directories: list[str], files: list[str]) -> None:
+    # A path planned by the grader may vanish before we get here (another worker's scratch
+    # directory, say): what no longer exists needs no hiding.
     for path in directories:
-        _mount_tmpfs(path, "size=1m,mode=0755")
+        if os.path.lexists(path):
+            _mount_tmpfs(path, "size=1m,mode=0755")
     for path in files:
-        if _libc().mount(b"/dev/null", path.encode(), None, MS_BIND, None) != 0:
-            raise OSError(ctypes.get_errno(), f"cannot hide {path}")
+        if os.path.lexists(path) and _libc().mount(b"/dev/null", path.encode(), None, MS_BIND, None) != 0:
+            if os.path.lexists(path):
+                raise OSError(ctypes.get_errno(), f"cannot hide {path}")
 
 
 def _set_limits(limits: dict) -> None:
@@ -266,7 +271,11 @@ def serve(in_fd: int, out_fd: int) -> None:
 
 def main() -> None:
     config = json.loads(sys.argv[1])
-    lock_down(config)
+    try:
+        lock_down(config)
+    except Exception as exc:  # tell the grader why, instead of dying silently
+        codec.write_frame(config["out_fd"], {"op": "fatal", "message": f"lock-down failed: {exc!r}"[:500]})
+        os._exit(1)
     serve(config["in_fd"], config["out_fd"])
     os._exit(0)  # threads the student left running must not keep the worker alive
 

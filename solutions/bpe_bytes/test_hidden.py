@@ -95,7 +95,8 @@ def test_merge_replaces_pair(student):
                      "[97, 97, 97] con (97, 97) da [256, 97].")
 def test_merge_does_not_overlap(student):
     """fusiona sin solapes, de izquierda a derecha"""
-    assert student.merge([7, 7, 7, 7, 7], (7, 7), 300) == [300, 300, 7]
+    assert student.merge([7, 7, 7, 7, 7, 7], (7, 7), 300) == [300, 300, 300]
+    assert student.merge([7, 7, 7, 7], (7, 7), 300) == [300, 300]
 
 
 @grade("merge", hint="No pierdas el último elemento: cuando i es la última posición no hay par, pero ids[i] se copia igual.")
@@ -103,6 +104,8 @@ def test_merge_keeps_the_tail(student):
     """conserva el último elemento cuando no forma par"""
     assert student.merge([4, 5, 4, 5, 6], (4, 5), 260) == [260, 260, 6]
     assert student.merge([8], (8, 8), 261) == [8]
+    assert student.merge([2, 1, 3], (1, 2), 256) == [2, 1, 3]
+    assert student.merge([], (1, 2), 256) == []
 
 
 @grade("merge", hint="`merge` debe construir una lista nueva; la lista `ids` que recibes no puede cambiar.")
@@ -111,13 +114,6 @@ def test_merge_leaves_input_alone(student):
     ids = [1, 2, 1, 2, 3]
     student.merge(ids, (1, 2), 256)
     assert ids == [1, 2, 1, 2, 3]
-
-
-@grade("merge", hint="Si el par no aparece (o la lista está vacía), la lista sale igual.")
-def test_merge_without_the_pair(student):
-    """sin apariciones, nada cambia"""
-    assert student.merge([], (1, 2), 256) == []
-    assert student.merge([2, 1, 3], (1, 2), 256) == [2, 1, 3]
 
 
 @grade("merge", weight=2, hint="Revisa el contraejemplo: recorre de izquierda a derecha, fusiona sin solapes y conserva el resto.",
@@ -157,14 +153,14 @@ def test_train_bpe_new_ids(student):
 @grade("train_bpe", hint="Trabaja con los bytes UTF-8 del texto (text.encode('utf-8')), no con ord() de cada carácter.")
 def test_train_bpe_uses_utf8_bytes(student):
     """entrena sobre bytes UTF-8"""
-    assert student.train_bpe("ñoño", 258) == {(195, 177): 256, (256, 111): 257}
+    assert list(student.train_bpe("ññ", 257)) == [(195, 177)]
 
 
 @grade("train_bpe", hint="Cuando quedan menos de dos ids no hay pares: termina y devuelve las fusiones aprendidas "
                          "(no llames a max sobre un diccionario vacío).")
 def test_train_bpe_stops_when_sequence_runs_out(student):
     """termina antes si la secuencia se queda sin pares"""
-    assert student.train_bpe("ab", 300) == {(97, 98): 256}
+    assert list(student.train_bpe("ab", 300)) == [(97, 98)]
     assert student.train_bpe("", 300) == {}
 
 
@@ -245,11 +241,10 @@ def test_encode_short_texts(student):
 
 
 @grade("encode", weight=2, hint="Codifica los bytes UTF-8 (acentos y emoji ocupan 2 a 4 bytes).")
-def test_encode_non_ascii(student, reference):
+def test_encode_non_ascii(student):
     """textos con acentos y emoji"""
-    text = "¿Qué tal? 🙂 El ñandú corre: ñandú, ñandú. 🙂"
-    merges = reference.train_bpe(text * 3, 290)
-    assert student.encode(text, merges) == reference.encode(text, merges)
+    merges = {(195, 177): 256, (256, 97): 257, (240, 159): 258}
+    assert student.encode("ñandú 🙂", merges) == [257, 110, 100, 195, 186, 32, 258, 153, 130]
 
 
 @grade("encode", weight=2, hint="Compara con el contraejemplo: fusión de id más bajo primero, hasta que no quede ninguna.",
@@ -284,7 +279,8 @@ def test_decode_characters_split_across_tokens(student):
 def test_decode_invalid_utf8_is_replaced(student):
     """UTF-8 inválido se sustituye por U+FFFD"""
     vocab = {i: bytes([i]) for i in range(256)}
-    assert student.decode([104, 195, 105, 240, 159], vocab) == "h\ufffdi\ufffd"
+    assert student.decode([104, 195, 105], vocab) == "h\ufffdi"
+    assert student.decode([195], vocab) == "\ufffd"
 
 
 @grade("decode", hint="Un id que no está en vocab debe lanzar KeyError (indexa vocab[id]; no uses .get con un valor por defecto).")
@@ -318,7 +314,9 @@ def test_compression_ratio_published_example(student):
 @grade("compression_ratio", weight=2, hint="Cuenta bytes UTF-8 (len(text.encode('utf-8'))), no caracteres: la ñ son 2 bytes.")
 def test_compression_ratio_counts_utf8_bytes(student):
     """cuenta bytes UTF-8, no caracteres"""
-    assert student.compression_ratio("año 🙂", [97, 256, 32, 300]) == pytest.approx(9 / 4)
+    # Same number of UTF-8 bytes (9) and of tokens: same ratio, whichever way it is divided.
+    assert student.compression_ratio("año 🙂", [1, 2, 3, 4]) == pytest.approx(
+        student.compression_ratio("abcdefghi", [1, 2, 3, 4]))
 
 
 @grade("compression_ratio", hint="Sin tokens no hay razón que calcular: lanza ValueError (no ZeroDivisionError).")

@@ -1,0 +1,26 @@
+"""Shared fixtures for the project's own tests (not the hidden suites)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from autograder.course import load_course
+
+
+@pytest.fixture(scope="session")
+def course():
+    return load_course()
+
+
+@pytest.fixture(scope="session")
+def bpe_bytes(course):
+    return course.assignment("bpe_bytes")
+
+
+@pytest.fixture(scope="session")
+def fast_bpe_bytes(bpe_bytes):
+    """bpe_bytes with short time limits, so hanging samples cost seconds, not minutes."""
+    limits = dataclasses.replace(bpe_bytes.limits, call_seconds=3, load_seconds=10, submission_seconds=60)
+    return dataclasses.replace(bpe_bytes, limits=limits)
