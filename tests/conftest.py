@@ -5,8 +5,13 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hypothesis import settings
 
 from autograder.course import load_course
+
+# The project's own property tests: reproducible in CI, nothing written to the work tree.
+settings.register_profile("project", derandomize=True, database=None, deadline=None)
+settings.load_profile("project")
 
 
 @pytest.fixture(scope="session")

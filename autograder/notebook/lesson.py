@@ -150,7 +150,9 @@ def build_source_notebook(lesson_text: str, solution_source: str, points: dict[s
     counters: dict[str, int] = {}
     for block in blocks:
         counters[block.role] = counters.get(block.role, 0) + 1
-        notebook.cells.append(_make_cell(block, functions, points, counters[block.role]))
+        cell = _make_cell(block, functions, points, counters[block.role])
+        cell.id = f"{block.role}-{counters[block.role]}"  # stable ids: releases are reproducible
+        notebook.cells.append(cell)
     return notebook
 
 

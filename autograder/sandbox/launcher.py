@@ -157,6 +157,7 @@ class Worker:
         processes = limits.processes
         if mode is not None:
             config["hide"], config["files_to_hide"] = _mask_plan(hide, _keep_visible() + [Path(self.workdir)])
+            config["expose"] = [str(p) for p in _keep_visible()]
         if mode == "root":
             config["uid"] = _worker_uid()
         else:

@@ -25,7 +25,7 @@ import traceback
 
 from autograder.sandbox import codec
 
-MS_NOSUID, MS_NODEV, MS_BIND = 0x2, 0x4, 0x1000
+MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MNT_DETACH = 0x2, 0x4, 0x1000, 0x4000, 2
 PR_SET_NO_NEW_PRIVS = 38
 OUTPUT_CAP = 8_000
 MESSAGE_CAP = 300
@@ -37,6 +37,8 @@ def lock_down(config: dict) -> None:
     if config.get("mount_namespace"):
         _hide_paths(config["hide"], config.get("files_to_hide", []))
         _mount_tmpfs(config["workdir"], "size=64m,mode=0700")
+        if config.get("uid") is not None:
+            _expose(config.get("expose", []), config["workdir"])
     os.chdir(config["workdir"])
     uid = config.get("uid")
     if uid is not None:
@@ -70,6 +72,45 @@ def _hide_paths(directories: list[str], files: list[str]) -> None:
         if os.path.lexists(path) and _libc().mount(b"/dev/null", path.encode(), None, MS_BIND, None) != 0:
             if os.path.lexists(path):
                 raise OSError(ctypes.get_errno(), f"cannot hide {path}")
+
+
+def _bind(source: str, target: str) -> None:
+    if _libc().mount(source.encode(), target.encode(), None, MS_BIND | MS_REC, None) != 0:
+        raise OSError(ctypes.get_errno(), f"cannot bind {source} on {target}")
+
+
+def _blocked_ancestor(path: str) -> str | None:
+    """The outermost ancestor that users other than its owner cannot traverse (e.g. /root)."""
+    parts = path.strip("/").split("/")
+    for depth in range(1, len(parts)):
+        ancestor = "/" + "/".join(parts[:depth])
+        if not os.stat(ancestor).st_mode & 0o001:
+            return ancestor
+    return None
+
+
+def _expose(paths: list[str], workdir: str) -> None:
+    """Make the Python installation reachable for the unprivileged user, even under /root.
+
+    Each path behind a closed ancestor is bound aside, the ancestor is covered with an
+    open, empty tmpfs, and the path is bound back in: the worker sees the installation
+    and nothing else of what that ancestor held.
+    """
+    staged = []
+    for index, path in enumerate(paths):
+        ancestor = _blocked_ancestor(path)
+        if ancestor is not None and os.path.isdir(path):
+            staging = os.path.join(workdir, f".stage{index}")
+            os.mkdir(staging)
+            _bind(path, staging)
+            staged.append((path, ancestor, staging))
+    for ancestor in sorted({a for _, a, _ in staged}, key=len):
+        _mount_tmpfs(ancestor, "size=1m,mode=0755")
+    for path, _, staging in staged:
+        os.makedirs(path, mode=0o755, exist_ok=True)
+        _bind(staging, path)
+        _libc().umount2(staging.encode(), MNT_DETACH)
+        os.rmdir(staging)
 
 
 def _set_limits(limits: dict) -> None:

@@ -1,0 +1,153 @@
+"""The data-only codec: exact round trips for plain data, nothing else gets through."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from autograder.sandbox import codec
+
+scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text() | st.binary()
+hashables = st.recursive(scalars, lambda inner: st.tuples(inner, inner) | st.frozensets(inner, max_size=3), max_leaves=6)
+plain = st.recursive(
+    scalars | hashables,
+    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner) | st.sets(hashables, max_size=4)
+    | st.dictionaries(hashables, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def same(a, b) -> bool:
+    """Equal *and* of the same types all the way down (1 == 1.0 == True is not enough)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    return a == b
+
+
+@given(plain)
+def test_plain_data_round_trips_with_exact_types(value):
+    wire = json.loads(json.dumps(codec.encode_value(value)))
+    assert same(codec.decode_value(wire), value)
+
+
+@pytest.mark.parametrize("value", [math.inf, -math.inf])
+def test_infinities_round_trip(value):
+    assert codec.decode_value(codec.encode_value(value)) == value
+
+
+def test_nan_round_trips():
+    assert math.isnan(codec.decode_value(codec.encode_value(math.nan)))
+
+
+@pytest.mark.parametrize("array", [
+    np.arange(12, dtype=np.int64).reshape(3, 4),
+    np.linspace(0, 1, 5, dtype=np.float32),
+    np.array([[True, False]]),
+    np.zeros((0, 3)),
+    np.arange(6, dtype=">i4")[::2],  # big-endian and not contiguous
+])
+def test_arrays_round_trip(array):
+    back = codec.decode_value(codec.encode_value(array))
+    assert back.shape == array.shape and back.dtype.name == array.dtype.name
+    assert np.array_equal(back, array)
+
+
+def test_numpy_scalars_become_python_scalars():
+    assert same(codec.decode_value(codec.encode_value(np.float64(0.5))), 0.5)
+    assert same(codec.decode_value(codec.encode_value(np.int64(7))), 7)
+
+
+class LyingInt(int):
+    def __eq__(self, other):
+        return True
+
+
+class LyingList(list):
+    def __eq__(self, other):
+        return True
+
+
+class LyingDict(dict):
+    pass
+
+
+class Anything:
+    def __eq__(self, other):
+        return True
+
+
+@pytest.mark.parametrize("value", [LyingInt(3), LyingList([1]), LyingDict(), Anything(), [Anything()],
+                                   {"k": Anything()}, bytearray(b"x"), range(3), np.array([object()])])
+def test_anything_but_plain_data_is_refused(value):
+    with pytest.raises(codec.UnsupportedType):
+        codec.encode_value(value)
+
+
+def test_deep_nesting_is_refused():
+    value = []
+    for _ in range(codec.MAX_DEPTH + 5):
+        value = [value]
+    with pytest.raises(codec.CodecError):
+        codec.encode_value(value)
+
+
+@settings(max_examples=300)
+@given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                    max_leaves=12))
+def test_decoder_fuzz_only_ever_raises_codec_error(node):
+    try:
+        codec.decode_value(node)
+    except codec.CodecError:
+        pass
+
+
+@pytest.mark.parametrize("node", [
+    ["i", "1"], ["b", 1], ["s", 5], ["y", "%%%"], ["t"], ["d", [[["l", []], ["n"]]]], ["S", [["l", []]]],
+    ["a", {"dtype": "object", "shape": [1], "data": ""}], ["a", {"dtype": "int64", "shape": [2], "data": "AAAA"}],
+    ["a", {"dtype": "int64", "shape": [-1], "data": ""}], ["f", "1e999x"], ["zz", 1], "text", [], [1, 2],
+])
+def test_malformed_values_are_rejected(node):
+    with pytest.raises(codec.CodecError):
+        codec.decode_value(node)
+
+
+def test_frames_round_trip_through_a_pipe():
+    read, write = os.pipe()
+    try:
+        codec.write_frame(write, {"op": "call", "args": [codec.encode_value((1, "ñ"))]})
+        message = codec.read_frame(read)
+    finally:
+        os.close(read)
+        os.close(write)
+    assert message["op"] == "call" and codec.decode_value(message["args"][0]) == (1, "ñ")
+
+
+@pytest.mark.parametrize("payload", [b"not json", b"[1, 2]", b'{"no_op": 1}', b"\xff\xfe", b'{"op": 5}'])
+def test_bad_frames_are_rejected(payload):
+    with pytest.raises(codec.CodecError):
+        codec.loads_message(payload)
+
+
+def test_oversized_frames_are_rejected(monkeypatch):
+    monkeypatch.setattr(codec, "MAX_FRAME_BYTES", 100)
+    with pytest.raises(codec.CodecError):
+        codec.dumps_message({"op": "x", "data": "a" * 200})
+
+
+def test_sync_in_place_mirrors_changes_and_refuses_type_changes():
+    target, counts = [1, 2], {"a": 1}
+    codec.sync_in_place([target, counts, 5], [codec.encode_value([9]), codec.encode_value({"b": 2}), None])
+    assert target == [9] and counts == {"b": 2}
+    with pytest.raises(codec.CodecError):
+        codec.sync_in_place([target], [codec.encode_value({"x": 1})])

@@ -1,0 +1,102 @@
+"""course.yml is validated: every mistake is one English sentence naming file and key."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import yaml
+
+from autograder.cli import main
+from autograder.course import CourseError, load_course
+
+VALID = textwrap.dedent("""\
+    course: {id: c, title: Curso, language: es}
+    limits: {call_seconds: 5}
+    assignments:
+      bpe_bytes:
+        title: BPE
+        points: {merge: 5, encode: 5}
+    """)
+
+
+def write(tmp_path, text: str):
+    path = tmp_path / "course.yml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def mutated(change) -> str:
+    data = yaml.safe_load(VALID)
+    change(data)
+    return yaml.safe_dump(data)
+
+
+def test_the_project_course_file_is_valid(course):
+    assert course.language == "es"
+    assert course.assignment("bpe_bytes").max_score == 100
+    for assignment in course.assignments.values():
+        assert assignment.lesson_path.is_file() and assignment.solution_path.is_file()
+        assert assignment.hidden_suite_path.is_file()
+
+
+def test_a_valid_file_loads_with_defaults_and_overrides(tmp_path):
+    course = load_course(write(tmp_path, VALID))
+    assignment = course.assignment("bpe_bytes")
+    assert assignment.limits.call_seconds == 5  # course-wide override
+    assert assignment.limits.memory_mb == 1024  # default
+    assert assignment.notebook == "bpe_bytes" and assignment.max_score == 10
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d.update(extra=1), ["unknown key (top level).extra", "allowed: assignments, course, limits"]),
+    (lambda d: d["course"].update(langauge="es"), ["course.langauge", "allowed:"]),
+    (lambda d: d["course"].update(language="fr"), ["course.language", "es", "'fr'"]),
+    (lambda d: d["course"].pop("title"), ["missing key course.title"]),
+    (lambda d: d["limits"].update(call_seconds=-1), ["limits.call_seconds", "positive"]),
+    (lambda d: d["limits"].update(memory_mb=1.5), ["limits.memory_mb", "positive integer"]),
+    (lambda d: d["limits"].update(cpu=3), ["limits.cpu", "allowed:", "cpu_seconds"]),
+    (lambda d: d["assignments"]["bpe_bytes"].update(pointz={}), ["assignments.bpe_bytes.pointz"]),
+    (lambda d: d["assignments"]["bpe_bytes"]["points"].update(merge="five"), ["assignments.bpe_bytes.points.merge"]),
+    (lambda d: d["assignments"]["bpe_bytes"]["points"].update(merge=True), ["points.merge", "positive number"]),
+    (lambda d: d["assignments"]["bpe_bytes"].update(points={}), ["at least one function"]),
+    (lambda d: d["assignments"]["bpe_bytes"].update(limits={"call_seconds": 0}), ["assignments.bpe_bytes.limits.call_seconds"]),
+    (lambda d: d.update(assignments={}), ["at least one assignment"]),
+    (lambda d: d.update(course=[1]), ["course must be a mapping"]),
+])
+def test_mistakes_are_named_precisely(tmp_path, change, words):
+    path = write(tmp_path, mutated(change))
+    with pytest.raises(CourseError) as error:
+        load_course(path)
+    message = str(error.value)
+    assert message.startswith(str(path))
+    for word in words:
+        assert word in message
+
+
+def test_broken_yaml_and_missing_file(tmp_path):
+    with pytest.raises(CourseError, match="not valid YAML"):
+        load_course(write(tmp_path, "course: [unclosed"))
+    with pytest.raises(CourseError, match="file not found"):
+        load_course(tmp_path / "nope.yml")
+
+
+def test_unknown_assignment_lists_the_known_ones(course):
+    with pytest.raises(CourseError, match="unknown assignment 'bpe_bites'.*bpe_bytes"):
+        course.assignment("bpe_bites")
+
+
+def test_cli_reports_course_errors_without_a_traceback(tmp_path):
+    path = write(tmp_path, mutated(lambda d: d["course"].update(language="fr")))
+    process = subprocess.run([sys.executable, "-m", "autograder", "--course", str(path), "check-course"],
+                             capture_output=True, text=True)
+    assert process.returncode == 2
+    assert process.stderr.startswith("error: ") and "Traceback" not in process.stderr
+    assert "course.language" in process.stderr
+
+
+def test_cli_check_course_summarises(capsys):
+    assert main(["check-course"]) == 0
+    assert "bpe_bytes: BPE a nivel de bytes — 100 points over 7 functions" in capsys.readouterr().out

@@ -1,0 +1,122 @@
+"""One source per assignment: the lesson, the reference and the stub cannot drift apart."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+
+import pytest
+
+from autograder.notebook.lesson import (LessonError, build_source_notebook, load_source_notebook, parse_lesson,
+                                        solution_functions, stub_module)
+
+# The contract of ../shared/course-spec.md: parameter names and defaults, in order.
+SIGNATURES = {
+    "bpe_bytes": {
+        "get_stats": "(ids, counts=None)",
+        "merge": "(ids, pair, idx)",
+        "train_bpe": "(text, vocab_size)",
+        "build_vocab": "(merges)",
+        "encode": "(text, merges)",
+        "decode": "(ids, vocab)",
+        "compression_ratio": "(text, ids)",
+    },
+}
+
+
+def plain_signature(function) -> str:
+    """The signature without annotations: what callers rely on."""
+    parameters = [p.replace(annotation=inspect.Parameter.empty) for p in inspect.signature(function).parameters.values()]
+    return str(inspect.Signature(parameters))
+
+
+def load_module(source: str, name: str):
+    namespace = {"__name__": name}
+    exec(compile(source, name, "exec"), namespace)
+    return namespace
+
+
+@pytest.mark.parametrize("assignment_id", SIGNATURES)
+def test_course_points_name_exactly_the_specified_functions(course, assignment_id):
+    assert list(course.assignment(assignment_id).points) == list(SIGNATURES[assignment_id])
+
+
+@pytest.mark.parametrize("assignment_id", SIGNATURES)
+def test_reference_and_stub_have_the_specified_signatures_and_same_docstrings(course, assignment_id):
+    assignment = course.assignment(assignment_id)
+    source = assignment.solution_path.read_text(encoding="utf-8")
+    reference = load_module(source, "reference")
+    stub = load_module(stub_module(source, "doc"), "stub")
+    for name, signature in SIGNATURES[assignment_id].items():
+        assert plain_signature(reference[name]) == signature, name
+        assert plain_signature(stub[name]) == signature, name
+        assert stub[name].__doc__ == reference[name].__doc__ and reference[name].__doc__.strip(), name
+
+
+@pytest.mark.parametrize("assignment_id", SIGNATURES)
+def test_every_stub_function_raises_not_implemented(course, assignment_id):
+    assignment = course.assignment(assignment_id)
+    stub = load_module(stub_module(assignment.solution_path.read_text(encoding="utf-8"), "doc"), "stub")
+    for name in SIGNATURES[assignment_id]:
+        arguments = [None] * len(inspect.signature(stub[name]).parameters)
+        with pytest.raises(NotImplementedError):
+            stub[name](*arguments)
+
+
+@pytest.mark.parametrize("assignment_id", SIGNATURES)
+def test_source_notebook_pairs_each_solution_with_its_checks(course, assignment_id):
+    assignment = course.assignment(assignment_id)
+    notebook = load_source_notebook(assignment)
+    roles = [(c.metadata["autograder"]["role"], c.metadata["autograder"].get("function"))
+             for c in notebook.cells if c.cell_type == "code"]
+    solutions = [f for role, f in roles if role == "solution"]
+    assert solutions == list(assignment.points)
+    for name in solutions:
+        position = roles.index(("solution", name))
+        assert ("checks", name) in roles[position:], name
+    functions = solution_functions(assignment.solution_path.read_text(encoding="utf-8"))
+    for cell in notebook.cells:
+        meta = cell.metadata.get("autograder", {})
+        if meta.get("role") == "solution":
+            assert "### BEGIN SOLUTION" in cell.source and functions[meta["function"]].body in cell.source
+        if meta.get("role") == "checks":
+            nbgrader = cell.metadata["nbgrader"]
+            assert nbgrader["locked"] and nbgrader["grade"] and nbgrader["points"] == assignment.points[meta["function"]]
+            assert "assert" in cell.source
+
+
+SOLUTION = 'def f(x):\n    """Doc."""\n    return x\n'
+
+
+@pytest.mark.parametrize("lesson, message", [
+    ("```python weird\n```", "unknown role 'weird'"),
+    ("```python solution f\n", "never closed"),
+    ("```js\n```", "must be ```python"),
+    ("```python solution\n```", "takes one function name"),
+    ("```python demo extra\n```", "takes no argument"),
+    ("```python solution f\nreturn 1\n```\n```python checks f\n```", "must be empty"),
+    ("```python solution f\n```", "needs one checks block"),
+    ("```python solution g\n```\n```python checks g\n```", "no function g"),
+    ("text only", "must name each graded function once"),
+])
+def test_malformed_lessons_are_reported_with_their_location(lesson, message):
+    with pytest.raises(LessonError, match=message) as error:
+        build_source_notebook(lesson, SOLUTION, {"f": 1}, where="x.md")
+    assert str(error.value).startswith("x.md")
+
+
+def test_prose_splits_into_cells_at_plus_lines():
+    blocks = parse_lesson("# A\n\ntext\n+++\nmore\n```python demo\nprint(1)\n```\nend")
+    assert [(b.role, b.text) for b in blocks] == [
+        ("markdown", "# A\n\ntext"), ("markdown", "more"), ("demo", "print(1)"), ("markdown", "end")]
+
+
+def test_solution_split_keeps_header_and_body():
+    source = 'import os\n\n\n@decorator\ndef f(a, b=1):\n    """Doc\n\n    more."""\n    x = a\n    return x + b\n\n\nclass C:\n    pass\n'
+    functions = solution_functions(source)
+    assert functions["f"].header == '@decorator\ndef f(a, b=1):\n    """Doc\n\n    more."""'
+    assert functions["f"].body == "    x = a\n    return x + b"
+    assert functions["C"].header == "class C:" and functions["C"].body == "    pass"
+    stub = stub_module(source, "Módulo")
+    assert "import os" in stub and "return x + b" not in stub
+    ast.parse(stub)

@@ -1,0 +1,57 @@
+"""The Spanish notebooks run top to bottom in a real Jupyter kernel.
+
+With the reference solution every visible check passes; with the released stub
+every visible check fails (so none of them can pass by accident).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from autograder.notebook.lesson import load_source_notebook, solution_functions, stub_source
+
+ASSIGNMENTS = ["bpe_bytes"]
+
+
+def execute(notebook, tmp_path, allow_errors=False):
+    client = NotebookClient(notebook, timeout=120, kernel_name="python3", allow_errors=allow_errors,
+                            resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    return notebook
+
+
+def cells_with_role(notebook, role):
+    return [c for c in notebook.cells if c.get("metadata", {}).get("autograder", {}).get("role") == role]
+
+
+def error_names(cell):
+    return [o.get("ename") for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_reference_notebook_runs_and_passes_every_visible_check(course, assignment_id, tmp_path):
+    notebook = execute(load_source_notebook(course.assignment(assignment_id)), tmp_path)
+    checks = cells_with_role(notebook, "checks")
+    assert len(checks) == len(course.assignment(assignment_id).points)
+    for cell in checks:
+        printed = "".join(o.get("text", "") for o in cell.outputs if o.get("output_type") == "stream")
+        assert "✓" in printed, cell.source
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_stub_notebook_fails_every_visible_check(course, assignment_id, tmp_path):
+    assignment = course.assignment(assignment_id)
+    notebook = copy.deepcopy(load_source_notebook(assignment))
+    functions = solution_functions(assignment.solution_path.read_text(encoding="utf-8"))
+    for cell in cells_with_role(notebook, "solution"):
+        cell.source = stub_source(functions[cell.metadata["autograder"]["function"]])
+    execute(notebook, tmp_path, allow_errors=True)
+    for cell in cells_with_role(notebook, "checks"):
+        assert error_names(cell), f"a visible check passed with the stub:\n{cell.source}"
+    for cell in cells_with_role(notebook, "given"):
+        assert not error_names(cell)
+    nbformat.validate(notebook)
