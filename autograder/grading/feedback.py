@@ -29,7 +29,7 @@ def classify(excinfo, kind: str) -> tuple[str, str, str]:
         return ("missing", f"No se encontró la función `{error.name}` en tu entrega (¿la borraste o le cambiaste el nombre?).",
                 f"function {error.name} not defined")
     if isinstance(error, st.BadReturn):
-        return ("bad_return", f"Tu función devolvió un objeto de tipo `{error.type_name}`; debe devolver datos "
+        return ("bad_return", f"Tu función devolvió {_shown_type(error.type_name)}; debe devolver datos "
                 "simples (int, float, str, bytes, list, tuple, dict, set o un array de numpy).",
                 f"returned unsupported type {error.type_name}")
     if isinstance(error, st.StudentTimeout):
@@ -64,6 +64,13 @@ def _raised(error: st.StudentError, kind: str) -> str:
     if kind == "property" and error.message:
         text += f"\nMensaje: {_clip(error.message)}"
     return text
+
+
+def _shown_type(type_name: str) -> str:
+    # A class name is chosen by the student, who saw the hidden input: show only names we know.
+    if hasattr(builtins, type_name):
+        return f"un objeto de tipo `{type_name}`"
+    return "un objeto de otra clase (definida en tu código o en una biblioteca)"
 
 
 def _counterexample(notes: str) -> str:

@@ -8,7 +8,7 @@ from autograder.render.gradescope import overall_output, test_output
 
 def submission_report(result: GradeResult) -> str:
     lines = [f"{result.assignment} · {result.submission}",
-             f"Puntuación: {result.score:g} / {result.max_score:g}", ""]
+             f"Puntuación: {result.score:.2f} / {result.max_score:g}", ""]
     if overall_output(result):
         lines += [overall_output(result), ""]
     width = max((len(name) for name in result.by_function()), default=8)
@@ -20,6 +20,12 @@ def submission_report(result: GradeResult) -> str:
         lines += ["", "Pruebas no superadas:"]
         for test in failed:
             lines.append(f"  ✗ {test.name}")
+            lines += [f"      {line}" for line in test_output(test).splitlines()]
+    covered = [t for t in result.tests if t.outcome == "covered"]
+    if covered:
+        lines += ["", "Pistas adicionales (sin descontar de nuevo):"]
+        for test in covered:
+            lines.append(f"  · {test.name}")
             lines += [f"      {line}" for line in test_output(test).splitlines()]
     return "\n".join(lines)
 
