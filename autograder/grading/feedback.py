@@ -10,7 +10,7 @@ useful thing a student can get and it is not secret.
 
 from __future__ import annotations
 
-import builtins
+import re
 
 from autograder.grading import student as st
 from autograder.grading.plugin import Feedback
@@ -46,8 +46,27 @@ def classify(excinfo, kind: str) -> tuple[str, str, str]:
     if isinstance(error, AssertionError):
         detail = f"\n{_clip(_assertion_text(error))}" if kind == "property" else ""
         return "wrong", "El resultado no es el esperado." + detail + example, "wrong answer"
+    if "DID NOT RAISE" in str(error):
+        return ("wrong", "En este caso tu función debía lanzar una excepción, y terminó sin lanzarla." + example,
+                "expected exception not raised")
+    if _raised_by_the_suite(excinfo):
+        # The suite choked on what the student returned (list(None), value[key] on a wrong shape...):
+        # a wrong answer, not a grader fault. Real suite bugs are caught by the reference scoring 100.
+        return ("wrong", "El valor que devolviste no tiene la forma esperada (tipo o contenido)." + example,
+                f"the test could not examine the returned value: {type(error).__name__}")
     return ("grader_error", "Error interno del corrector en esta prueba; no es culpa tuya. Avisa al profesorado.",
             f"grader error: {type(error).__name__}: {error}")
+
+
+def _raised_by_the_suite(excinfo) -> bool:
+    import os
+
+    from autograder.sandbox import codec, launcher
+
+    if isinstance(excinfo.value, (codec.CodecError, launcher.SandboxError, launcher.WorkerFailure)):
+        return False
+    innermost = excinfo.traceback[-1].path if excinfo.traceback else None
+    return innermost is not None and os.path.basename(str(innermost)).startswith("test_")
 
 
 def _raised(error: st.StudentError, kind: str) -> str:
@@ -55,7 +74,9 @@ def _raised(error: st.StudentError, kind: str) -> str:
         return "Todavía no está implementada: lanza NotImplementedError."
     if error.builtin == "SystemExit":
         return "Tu código llamó a sys.exit() (o exit()): una función no debe terminar el programa."
-    shown = error.type_name if hasattr(builtins, error.type_name) else f"una excepción propia (derivada de {error.builtin})"
+    # Only an exception that *is* a builtin is named: a class name is chosen by student code
+    # that has seen the hidden input.
+    shown = error.builtin if error.type_name == error.builtin else f"una excepción propia (derivada de {error.builtin})"
     text = f"Tu función lanzó {shown}"
     if error.frames:
         filename, line, code = error.frames[-1]
@@ -66,25 +87,38 @@ def _raised(error: st.StudentError, kind: str) -> str:
     return text
 
 
+COMMON_TYPES = frozenset(["object", "function", "generator", "map", "filter", "zip", "range", "bytearray",
+                          "complex", "type", "module", "method", "builtin_function_or_method", "dict_keys",
+                          "dict_values", "dict_items", "list_iterator", "enumerate", "reversed", "memoryview"])
+
+
 def _shown_type(type_name: str) -> str:
-    # A class name is chosen by the student, who saw the hidden input: show only names we know.
-    if hasattr(builtins, type_name):
+    # A class name is chosen by the student, who saw the hidden input: show only a fixed few.
+    if type_name in COMMON_TYPES:
         return f"un objeto de tipo `{type_name}`"
     return "un objeto de otra clase (definida en tu código o en una biblioteca)"
 
 
+FIXTURE_LINE = re.compile(r"^\s*(student|reference)=")
+
+
 def _counterexample(notes: str) -> str:
+    """The generated arguments of hypothesis' report, without the grader's fixtures."""
     lines = [line for line in notes.splitlines() if line.strip()]
-    start = next((i for i, line in enumerate(lines) if line.startswith("Falsifying example")), None)
+    start = next((i for i, line in enumerate(lines)
+                  if line.startswith(("Falsifying example", "Failing test case"))), None)
     if start is None:
         return ""
-    body = "\n".join(lines[start + 1:])
-    return f"\nContraejemplo (generado):\n{_clip(body)}"
+    arguments = [line.strip().rstrip(",") for line in lines[start + 1:]
+                 if not FIXTURE_LINE.match(line) and line.strip() not in (")", "") and not line.strip().startswith("#")]
+    return "\nContraejemplo (generado): " + _clip(", ".join(arguments))
 
 
 def _assertion_text(error: AssertionError) -> str:
-    text = str(error)
-    return text if text else "(sin detalles)"
+    """pytest's first line (assert <student value> == <expected value>), without its 'where' lines,
+    which name grader objects and memory addresses."""
+    lines = str(error).splitlines()
+    return lines[0] if lines else "(sin detalles)"
 
 
 def _clip(text: str) -> str:

@@ -35,12 +35,33 @@ class StudentError(StudentProblem):
     type_name = "Exception"
     builtin = "Exception"
 
-    def __init__(self, description: dict):
-        self.type_name = str(description.get("type", "Exception"))
-        self.builtin = str(description.get("builtin", "Exception"))
-        self.message = str(description.get("message", ""))
-        self.frames = [tuple(f) for f in description.get("frames", []) if isinstance(f, list) and len(f) == 3]
+    def __init__(self, description: dict, sources: dict[str, str] | None = None):
+        self.type_name = str(description.get("type", "Exception"))[:80]
+        self.builtin = _first_builtin_exception(description.get("builtin"))
+        self.message = str(description.get("message", ""))[:300]
+        self.frames = trusted_frames(description.get("frames"), sources or {})
         super().__init__(f"{self.type_name}: {self.message}")
+
+
+def _first_builtin_exception(names) -> str:
+    for name in names if isinstance(names, list) else [names]:
+        candidate = getattr(builtins, str(name), None)
+        if isinstance(candidate, type) and issubclass(candidate, BaseException):
+            return candidate.__name__
+    return "Exception"
+
+
+def trusted_frames(frames, sources: dict[str, str]) -> list[tuple[str, int, str]]:
+    """Frames the worker reported, kept only where they point at a real line of the
+    submission; the code shown is the grader's own copy of that line."""
+    kept = []
+    for frame in frames if isinstance(frames, list) else []:
+        if not (isinstance(frame, list) and len(frame) == 3 and frame[0] in sources and type(frame[1]) is int):
+            continue
+        lines = sources[frame[0]].splitlines()
+        if 1 <= frame[1] <= len(lines):
+            kept.append((frame[0], frame[1], lines[frame[1] - 1].strip()[:200]))
+    return kept
 
 
 @functools.lru_cache(maxsize=None)
@@ -82,6 +103,7 @@ class StudentSession:
 
     def __init__(self, program: Program, limits: Limits, hide: list):
         self.program = program
+        self.sources = {cell.filename: cell.source for cell in program.cells}
         self.limits = limits
         self.hide = hide
         self.started = time.monotonic()
@@ -135,7 +157,7 @@ class StudentSession:
         for (index, cell), result in zip(kept, reply["cells"]):
             if isinstance(result, dict) and not result.get("ok", False):
                 error = result.get("error") if isinstance(result.get("error"), dict) else {}
-                failed.append({"cell": cell.filename, "error": StudentError(error)})
+                failed.append({"cell": cell.filename, "error": StudentError(error, self.sources)})
         skipped = [{"cell": self.program.cells[i].filename, "why": why} for i, why in sorted(self.skipped.items())]
         functions = reply.get("functions") if isinstance(reply.get("functions"), dict) else {}
         output = reply.get("output") if isinstance(reply.get("output"), str) else ""
@@ -217,7 +239,8 @@ class StudentSession:
                 return codec.decode_value(reply.get("value"))
             if op == "raise" and isinstance(reply.get("error"), dict):
                 error = reply["error"]
-                raise student_error_class(str(error.get("builtin")))(error)
+                problem = StudentError(error, self.sources)
+                raise student_error_class(problem.builtin)(error, self.sources)
             if op == "missing":
                 raise FunctionMissing(str(reply.get("name")))
             if op == "bad_return":

@@ -15,6 +15,7 @@ Parsing happens here, in the grader; nothing in this module executes student cod
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import json
 from pathlib import Path
@@ -141,15 +142,26 @@ def program_from_notebook(notebook: nbformat.NotebookNode, release: nbformat.Not
     missing_given = [c for gid, c in release_cells.items() if release_roles[gid] == "given" and gid not in seen]
     if missing_given:
         notes.append("Faltaban celdas bloqueadas del enunciado: se restauraron desde la versión original.")
-        cells[:0] = [Cell(f"<enunciado {c.metadata['nbgrader']['grade_id']}>", c.source) for c in missing_given]
+        cells[:0] = [Cell(f"<enunciado {c.metadata['nbgrader']['grade_id']}>", neutralize_magics(c.source))
+                     for c in missing_given]
     return Program(cells, notes=notes)
 
 
 def neutralize_magics(source: str) -> str:
-    """Rewrite IPython syntax (%magic, %%cell magic, !shell, x = !cmd, obj?) as plain Python."""
+    """Rewrite IPython syntax (%magic, %%cell magic, !shell, x = !cmd, obj?) as plain Python.
+
+    Plain Python is left exactly as it is (IPython's clean-up would shift line numbers
+    and touch blank lines inside strings)."""
+    try:
+        ast.parse(source)
+        return source
+    except (SyntaxError, ValueError):
+        pass
     from IPython.core.inputtransformer2 import TransformerManager
 
     try:
-        return TransformerManager().transform_cell(source)
+        transformed = TransformerManager().transform_cell(source)
     except Exception:  # the transformer chokes on some broken code: let the worker report the syntax error
         return source
+    leading = len(source) - len(source.lstrip("\n"))
+    return "\n" * (leading - (len(transformed) - len(transformed.lstrip("\n")))) + transformed

@@ -177,7 +177,8 @@ def _student_frames(tb, filenames: set[str], sources: dict[str, str]) -> list[li
 
 
 def _describe_exception(exc: BaseException, frames: list[list]) -> dict:
-    builtin = next((k.__name__ for k in type(exc).__mro__ if k.__module__ == "builtins"), "BaseException")
+    # The grader picks the first name here that really is a builtin exception.
+    builtin = [k.__name__ for k in type(exc).__mro__ if k.__module__ == "builtins"][:12]
     try:
         message = str(exc)[:MESSAGE_CAP]
     except BaseException:  # a hostile __str__ must not break the reply
