@@ -101,10 +101,12 @@ def score_tests(raw_tests, points: dict[str, float], missing_functions=()) -> li
     for raw in raw_tests:
         weights[raw.function] = weights.get(raw.function, 0.0) + raw.weight
     passed = {raw.test_id for raw in raw_tests if raw.excinfo is None}
+    earned = {raw.test_id for raw in raw_tests if raw.excinfo is None and set(raw.requires) <= passed}
     specific = [raw for raw in raw_tests if not raw.backstop]
-    # A catch-all is excused when its function is partly right and a specific test already charged the bug.
+    # A catch-all is excused when its function is partly right (a specific test earned its points)
+    # and a specific test already charged the bug.
     excused = ({r.function for r in specific if r.excinfo is not None}
-               & {r.function for r in specific if r.excinfo is None})
+               & {r.function for r in specific if r.test_id in earned})
     results = []
     for raw in raw_tests:
         if raw.function not in points:

@@ -43,10 +43,7 @@ def catalogue(assignment_id: str, kind: str) -> list[Sample]:
     """The buggy or hostile samples of one assignment (autograder/samples/<id>_<kind>.py)."""
     if kind not in ("buggy", "hostile"):
         raise ValueError(f"kind must be 'buggy' or 'hostile', not {kind!r}")
-    try:
-        module = importlib.import_module(f"autograder.samples.{assignment_id}_{kind}")
-    except ModuleNotFoundError:  # until the hostile corpus moves to its own module
-        module = importlib.import_module(f"autograder.samples.{assignment_id}")
+    module = importlib.import_module(f"autograder.samples.{assignment_id}_{kind}")
     return list(getattr(module, kind.upper()))
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from autograder.sandbox import codec
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
+SANDBOX_DIR = Path(__file__).resolve().parent  # all of the package a worker may see
 
 
 class WorkerFailure(Exception):
@@ -101,8 +102,9 @@ def _worker_uid() -> int:
 
 
 def _keep_visible() -> list[Path]:
-    """Paths the worker needs: the Python installation and the worker's own package."""
-    keep = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), PACKAGE_DIR}
+    """Paths the worker needs: the Python installation and the sandbox package. The rest of
+    `autograder` stays covered: the sample catalogues hold near-reference code."""
+    keep = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), SANDBOX_DIR}
     keep.update(Path(p).resolve() for p in sys.path if p and Path(p).is_dir() and "site-packages" in p)
     return sorted(keep)
 
@@ -233,12 +235,26 @@ class Worker:
                 os.close(fd)
             except OSError:
                 pass
+        # The namespace's first process may have left unshare's process group: kill it by pid;
+        # the kernel then kills everything else in its PID namespace.
+        for pid in [*_children(self.process.pid), self.process.pid]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
         self.process.wait()
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except (OSError, ValueError):
+        return []
 
 
 def _clean_environment() -> dict[str, str]:

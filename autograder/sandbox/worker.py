@@ -26,7 +26,8 @@ import traceback
 from autograder.sandbox import codec
 
 MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MNT_DETACH = 0x2, 0x4, 0x1000, 0x4000, 2
-PR_SET_NO_NEW_PRIVS = 38
+CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
+PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
 OUTPUT_CAP = 8_000
 MESSAGE_CAP = 300
 
@@ -49,7 +50,25 @@ def lock_down(config: dict) -> None:
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)
-    _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    elif config.get("mount_namespace"):
+        _lock_mounts()
+    libc = _libc()
+    # Changing credentials cleared unshare's --kill-child: die with our parent again.
+    libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
+    libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+
+
+def _lock_mounts() -> None:
+    """Without a uid to drop to (a user namespace, no root), we are 'root' of our own
+    namespace and could simply unmount the masks. Entering a further user and mount
+    namespace locks them: mounts inherited from a more privileged namespace cannot be
+    taken apart."""
+    uid, gid = os.getuid(), os.getgid()
+    if _libc().unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0:
+        raise OSError(ctypes.get_errno(), "cannot enter a nested user namespace")
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as handle:
+            handle.write(text)
 
 
 def _libc():

@@ -1,6 +1,8 @@
 """Hidden suite for `bpe_bytes`.
 
-One misconception per test, each with its Spanish hint. Fixed cases are never shown
+One misconception per test, each with its Spanish hint. A test that a do-nothing
+function could pass (no mutation, empty answers, a relation between two calls)
+`requires` the function's basic test, like the error cases do. Fixed cases are never shown
 to the student; the `property` tests compare with the reference on generated input
 and may show their shrunk counterexample. A function is graded on its own: while
 `train_bpe` or `encode` run, the student's `get_stats` and `merge` are replaced by
@@ -49,6 +51,7 @@ def test_get_stats_overlapping_pairs(student):
 
 
 @grade("get_stats", hint="Listas vacías o de un solo id no tienen pares: devuelve un diccionario vacío.")
+@pytest.mark.requires("test_get_stats_counts_pairs")
 def test_get_stats_short_lists(student):
     """listas sin pares"""
     assert student.get_stats([]) == {}
@@ -109,6 +112,7 @@ def test_merge_keeps_the_tail(student):
 
 
 @grade("merge", hint="`merge` debe construir una lista nueva; la lista `ids` que recibes no puede cambiar.")
+@pytest.mark.requires("test_merge_replaces_pair")
 def test_merge_leaves_input_alone(student):
     """no modifica la lista de entrada"""
     ids = [1, 2, 1, 2, 3]
@@ -312,8 +316,10 @@ def test_compression_ratio_published_example(student):
 
 
 @grade("compression_ratio", weight=2, hint="Cuenta bytes UTF-8 (len(text.encode('utf-8'))), no caracteres: la ñ son 2 bytes.")
+@pytest.mark.requires("test_compression_ratio_published_example")
 def test_compression_ratio_counts_utf8_bytes(student):
     """cuenta bytes UTF-8, no caracteres"""
+    expect_type(student.compression_ratio("año 🙂", [1, 2, 3, 4]), float, "compression_ratio")
     # Same number of UTF-8 bytes (9) and of tokens: same ratio, whichever way it is divided.
     assert student.compression_ratio("año 🙂", [1, 2, 3, 4]) == pytest.approx(
         student.compression_ratio("abcdefghi", [1, 2, 3, 4]))
