@@ -23,9 +23,13 @@ from autograder.grading.session import broken_submission, grade_submission
 GRACE_SECONDS = 60  # on top of the submission's own budget, for pytest and I/O
 
 
-def _child(connection, course, assignment, submission) -> None:
+class SelfCheckFailed(RuntimeError):
+    """The reference solution does not get full marks here: no grade would mean anything."""
+
+
+def _child(connection, course, assignment, submission, suite) -> None:
     try:
-        result = grade_submission(course, assignment, submission)
+        result = grade_submission(course, assignment, submission, suite=suite)
         connection.send(("ok", dataclasses.asdict(result)))
     except BaseException:
         connection.send(("error", traceback.format_exc()))
@@ -48,8 +52,28 @@ def grader_failure(assignment, submission: str, why: str) -> GradeResult:
     )
 
 
-def grade_batch(course, assignment, submissions: list[Path], jobs: int | None = None, on_result=None) -> list[GradeResult]:
-    """Grade `submissions` with up to `jobs` processes; results come back in input order."""
+def self_check(course, assignment, suite: str = "hidden") -> GradeResult:
+    """Grade the reference solution here, in the parent, before forking anyone.
+
+    It proves the sandbox and the suite work on this machine, and it leaves pytest,
+    hypothesis and the release notebook loaded and warm for every forked grader (about
+    half the CPU time of each submission is otherwise spent importing them again).
+    """
+    result = grade_submission(course, assignment, assignment.solution_path, suite=suite)
+    if result.score != result.max_score:
+        problems = [f"{t.test_id}: {t.outcome} {t.instructor_note}" for t in result.tests if not t.passed]
+        raise SelfCheckFailed(f"the reference solution of {assignment.id} scores {result.score}/{result.max_score} "
+                              f"on this machine:\n" + "\n".join(problems[:10]))
+    return result
+
+
+def grade_batch(course, assignment, submissions: list[Path], jobs: int | None = None, on_result=None,
+                suite: str = "hidden", warm_up: bool | None = None) -> list[GradeResult]:
+    """Grade `submissions` with up to `jobs` processes; results come back in input order.
+
+    `warm_up` (default: for four submissions or more) runs `self_check` first."""
+    if warm_up if warm_up is not None else len(submissions) >= 4:
+        self_check(course, assignment, suite)
     context = multiprocessing.get_context("fork")
     jobs = max(1, jobs or os.cpu_count() or 1)
     budget = assignment.limits.submission_seconds + GRACE_SECONDS
@@ -66,7 +90,7 @@ def grade_batch(course, assignment, submissions: list[Path], jobs: int | None = 
         while pending and len(running) < jobs:
             index, submission = pending.pop(0)
             receiver, sender = context.Pipe(duplex=False)
-            process = context.Process(target=_child, args=(sender, course, assignment, submission), daemon=True)
+            process = context.Process(target=_child, args=(sender, course, assignment, submission, suite), daemon=True)
             process.start()
             sender.close()
             running[receiver] = (index, process, time.monotonic())

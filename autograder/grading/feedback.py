@@ -23,8 +23,9 @@ def classify(excinfo, kind: str) -> tuple[str, str, str]:
     error = excinfo.value
     notes = "\n".join(getattr(error, "__notes__", []) or [])
     example = _counterexample(notes) if kind == "property" else ""
+    public = kind in ("property", "visible")  # inputs the student may see: generated or published
     if isinstance(error, st.StudentError):
-        return "raised", _raised(error, kind) + example, f"student raised {error.type_name}"
+        return "raised", _raised(error, public) + example, f"student raised {error.type_name}"
     if isinstance(error, st.FunctionMissing):
         return ("missing", f"No se encontró la función `{error.name}` en tu entrega (¿la borraste o le cambiaste el nombre?).",
                 f"function {error.name} not defined")
@@ -43,8 +44,10 @@ def classify(excinfo, kind: str) -> tuple[str, str, str]:
                 "memoria agotada o recursión infinita?)." + example, f"worker crashed: {error}")
     if isinstance(error, Feedback):
         return "wrong", _clip(str(error).split("\nassert")[0]) + example, "wrong answer (safe message)"
+    if isinstance(error, AssertionError) and kind == "visible":
+        return "wrong", f"No supera la comprobación: {_clip(_assertion_text(error))}", "visible check failed"
     if isinstance(error, AssertionError):
-        detail = f"\n{_clip(_assertion_text(error))}" if kind == "property" else ""
+        detail = f"\n{_clip(_assertion_text(error))}" if public else ""
         return "wrong", "El resultado no es el esperado." + detail + example, "wrong answer"
     if "DID NOT RAISE" in str(error):
         return ("wrong", "En este caso tu función debía lanzar una excepción, y terminó sin lanzarla." + example,
@@ -66,10 +69,10 @@ def _raised_by_the_suite(excinfo) -> bool:
     if isinstance(excinfo.value, (codec.CodecError, launcher.SandboxError, launcher.WorkerFailure)):
         return False
     innermost = excinfo.traceback[-1].path if excinfo.traceback else None
-    return innermost is not None and os.path.basename(str(innermost)).startswith("test_")
+    return innermost is not None and os.path.basename(str(innermost)).startswith(("test_", "<comprobaciones"))
 
 
-def _raised(error: st.StudentError, kind: str) -> str:
+def _raised(error: st.StudentError, public: bool) -> str:
     if error.builtin == "NotImplementedError":
         return "Todavía no está implementada: lanza NotImplementedError."
     if error.builtin == "SystemExit":
@@ -82,7 +85,7 @@ def _raised(error: st.StudentError, kind: str) -> str:
         filename, line, code = error.frames[-1]
         text += f" en {filename}, línea {line}" + (f": `{code}`" if code else "")
     text += "."
-    if kind == "property" and error.message:
+    if public and error.message:
         text += f"\nMensaje: {_clip(error.message)}"
     return text
 

@@ -18,6 +18,7 @@ from autograder.grading import feedback
 from autograder.grading.plugin import GradingPlugin, load_reference
 from autograder.grading.results import GradeResult, LoadSummary, TestResult
 from autograder.grading.student import StudentProxy, StudentSession
+from autograder.grading.visible import run_visible_checks
 from autograder.notebook.lesson import load_source_notebook
 from autograder.notebook.loader import SubmissionError, load_submission
 
@@ -41,7 +42,13 @@ def paths_to_hide(course, submission: Path, extra=()) -> list[Path]:
             *SYSTEM_PATHS_TO_HIDE, *map(Path, extra)]
 
 
-def grade_submission(course, assignment, submission: Path | str, extra_hidden=()) -> GradeResult:
+SUITES = ("hidden", "visible")
+
+
+def grade_submission(course, assignment, submission: Path | str, extra_hidden=(), suite: str = "hidden") -> GradeResult:
+    """Grade one submission with the hidden suite, or with the release's visible checks."""
+    if suite not in SUITES:
+        raise ValueError(f"suite must be one of {SUITES}, not {suite!r}")
     started = time.monotonic()
     submission = Path(submission)
     label = str(submission)
@@ -52,7 +59,10 @@ def grade_submission(course, assignment, submission: Path | str, extra_hidden=()
                                  time.monotonic() - started)
     session = StudentSession(program, assignment.limits, paths_to_hide(course, submission, extra_hidden))
     try:
-        raw_tests = _run_hidden_suite(assignment, session)
+        if suite == "hidden":
+            raw_tests = _run_hidden_suite(assignment, session)
+        else:
+            raw_tests = run_visible_checks(_release_notebook(assignment), assignment.points, session)
     finally:
         session.close()
     load = _load_summary(program, session, assignment)
@@ -68,7 +78,9 @@ def _run_hidden_suite(assignment, session: StudentSession):
         empty_ini = Path(scratch) / "pytest.ini"
         empty_ini.write_text("[pytest]\n")
         args = [str(suite), "-c", str(empty_ini), "--rootdir", str(suite.parent), "--confcutdir", str(suite.parent),
-                "-p", "no:cacheprovider", "-p", "no:randomly", "-q", "--no-header",
+                "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:unraisableexception", "-p", "no:threadexception",
+                "-p", "no:faulthandler", "-p", "no:junitxml", "-p", "no:doctest", "-p", "no:pastebin", "-p", "no:stepwise",
+                "-q", "--no-header", "--tb=no",
                 "--import-mode=importlib", "-W", "ignore::pytest.PytestAssertRewriteWarning"]
         with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()):
             code = pytest.main(args, plugins=[plugin])
