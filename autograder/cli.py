@@ -37,6 +37,8 @@ def _parser() -> argparse.ArgumentParser:
                             "(default: ./results.json or ./results/)")
     grade.add_argument("--jobs", type=int, default=None, help="parallel grading processes (default: all cores)")
     grade.add_argument("--quiet", action="store_true", help="print only the summary table")
+    grade.add_argument("--visible", action="store_true",
+                       help="run only the release's visible checks (public feedback), not the hidden suite")
 
     demo = commands.add_parser("demo", help="release bpe_bytes, grade a generated batch, print the table")
     demo.add_argument("--dir", type=Path, default=Path("demo"), help="where to put the demo (default: ./demo)")
@@ -96,7 +98,7 @@ def results_paths(submissions: list[Path], results: Path | None) -> list[Path]:
 
 
 def cmd_grade(course, args) -> int:
-    from autograder.grading.batch import grade_batch
+    from autograder.grading.batch import SelfCheckFailed, grade_batch
     from autograder.render.gradescope import write_results
     from autograder.render.terminal import batch_table, submission_report
     from autograder.sandbox.launcher import describe_defences
@@ -110,7 +112,12 @@ def cmd_grade(course, args) -> int:
         if not args.quiet and len(outputs) == 1:
             print(submission_report(result))
 
-    results = grade_batch(course, assignment, args.submissions, jobs=args.jobs, on_result=save)
+    try:
+        results = grade_batch(course, assignment, args.submissions, jobs=args.jobs, on_result=save,
+                              suite="visible" if args.visible else "hidden")
+    except SelfCheckFailed as error:
+        print(f"GRADER ERROR: {error}", file=sys.stderr)
+        return EXIT_GRADER_ERROR
     if len(results) > 1 or args.quiet:
         print(batch_table(results))
     where = next(iter(outputs.values())) if len(outputs) == 1 else next(iter(outputs.values())).parent

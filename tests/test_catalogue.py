@@ -54,6 +54,7 @@ def test_stub_scores_zero_and_says_not_implemented(graded):
 @pytest.mark.parametrize("sample", BUGGY, ids=lambda s: s.name)
 def test_wrong_implementation_is_caught_by_its_test(graded, sample):
     result = graded[sample.name]
+    assert "grader_error" not in {t.outcome for t in result.tests}, explain(result)
     assert failing(result) == set(sample.failing), explain(result)
     assert 0 < result.score < result.max_score
     hints = [t.hint for t in result.tests if t.test_id in sample.failing]

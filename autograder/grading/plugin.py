@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
@@ -53,6 +54,16 @@ class Feedback(AssertionError):
     """An assertion whose message is safe to show the student (no hidden values)."""
 
 
+def suite_dependencies(suite_path) -> dict[str, tuple[str, ...]]:
+    """The suite's DEPENDS_ON: which helpers the reference serves while a function is graded."""
+    import ast
+
+    for node in ast.parse(Path(suite_path).read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "DEPENDS_ON" for t in node.targets):
+            return {name: tuple(helpers) for name, helpers in ast.literal_eval(node.value).items()}
+    return {}
+
+
 def load_reference(path) -> object:
     spec = importlib.util.spec_from_file_location(f"reference_{path.parent.name}", path)
     module = importlib.util.module_from_spec(spec)
@@ -66,7 +77,6 @@ class GradingPlugin:
         self.proxy = proxy
         self.reference_module = reference
         self.tests: dict[str, RawTest] = {}
-        session.reference = reference
         settings.load_profile("grading")
 
     def pytest_configure(self, config):
@@ -88,7 +98,6 @@ class GradingPlugin:
 
     def pytest_collection_modifyitems(self, items):
         for item in items:
-            self.session.substitutes = dict(getattr(item.module, "DEPENDS_ON", {}))
             mark = item.get_closest_marker("grade")
             if mark is None:
                 raise pytest.UsageError(f"{item.nodeid}: every hidden test needs @pytest.mark.grade(function, ...)")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from autograder.grading import feedback
-from autograder.grading.plugin import GradingPlugin, load_reference
+from autograder.grading.plugin import GradingPlugin, load_reference, suite_dependencies
 from autograder.grading.results import GradeResult, LoadSummary, TestResult
 from autograder.grading.student import StudentProxy, StudentSession
 from autograder.grading.visible import run_visible_checks
@@ -58,6 +58,8 @@ def grade_submission(course, assignment, submission: Path | str, extra_hidden=()
         return broken_submission(assignment, label, error.student_message, error.instructor_message,
                                  time.monotonic() - started)
     session = StudentSession(program, assignment.limits, paths_to_hide(course, submission, extra_hidden))
+    session.reference = load_reference(assignment.solution_path)
+    session.substitutes = suite_dependencies(assignment.hidden_suite_path)
     try:
         if suite == "hidden":
             raw_tests = _run_hidden_suite(assignment, session)
@@ -72,7 +74,7 @@ def grade_submission(course, assignment, submission: Path | str, extra_hidden=()
 
 
 def _run_hidden_suite(assignment, session: StudentSession):
-    plugin = GradingPlugin(session, StudentProxy(session), load_reference(assignment.solution_path))
+    plugin = GradingPlugin(session, StudentProxy(session), session.reference)
     suite = assignment.hidden_suite_path
     with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as scratch:
         empty_ini = Path(scratch) / "pytest.ini"

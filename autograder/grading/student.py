@@ -66,13 +66,21 @@ def trusted_frames(frames, sources: dict[str, str]) -> list[tuple[str, int, str]
 
 @functools.lru_cache(maxsize=None)
 def student_error_class(builtin_name: str) -> type[StudentError]:
-    """StudentError mixed with the builtin exception the student raised (e.g. ValueError)."""
-    base = getattr(builtins, builtin_name, None)
-    safe = (isinstance(base, type) and issubclass(base, Exception)
-            and base not in (Exception,) and not issubclass(base, (StopIteration, StopAsyncIteration)))
-    if not safe:
+    """StudentError mixed with the builtin exception the student raised (e.g. ValueError),
+    or with its nearest ancestor that can be mixed in (UnicodeDecodeError -> ValueError)."""
+    builtin = getattr(builtins, builtin_name, None)
+    if not (isinstance(builtin, type) and issubclass(builtin, Exception)):
         return StudentError
-    return type(f"Student{builtin_name}", (StudentError, base), {})
+    for base in builtin.__mro__:
+        if base is Exception or issubclass(base, (StopIteration, StopAsyncIteration)):
+            break
+        mixed = type(f"Student{base.__name__}", (StudentError, base), {})
+        try:
+            mixed({})  # some builtins (UnicodeError's family, OSError's) insist on their own arguments
+        except TypeError:
+            continue
+        return mixed
+    return StudentError
 
 
 class FunctionMissing(StudentProblem):
