@@ -22,15 +22,7 @@ from autograder.grading.batch import grade_batch
 from autograder.render.gradescope import overall_output, to_gradescope
 from autograder.samples import Sample
 
-SIGNATURES = {
-    "get_stats": "ids, counts=None",
-    "merge": "ids, pair, idx",
-    "train_bpe": "text, vocab_size",
-    "build_vocab": "merges",
-    "encode": "text, merges",
-    "decode": "ids, vocab",
-    "compression_ratio": "text, ids",
-}
+SIGNATURES = samples.parameter_lists("bpe_bytes")
 ARGUMENTS = {name: signature.replace("=None", "") for name, signature in SIGNATURES.items()}
 WRONG_VALUES = {"get_stats": "{(-1, -1): -1}", "merge": "[-1]", "train_bpe": "{(-1, -1): -1}",
                 "build_vocab": "{-1: b'?'}", "encode": "[-1]", "decode": "'?'", "compression_ratio": "-1.0"}

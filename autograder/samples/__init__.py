@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import importlib
 from pathlib import Path
 
@@ -27,6 +28,20 @@ class Sample:
     first_cells: tuple[str, ...] = ()  # extra code cells, before the first cell
     failing: frozenset = frozenset()  # buggy: the hidden tests it must fail, exactly
     hint: str = ""  # buggy: a phrase the first failing test's hint contains
+
+
+@functools.lru_cache(maxsize=None)
+def reference_functions(assignment_id: str) -> dict:
+    """The reference solution's functions (header and body), read from solutions/ID/solution.py."""
+    from autograder.course import PROJECT_ROOT
+
+    path = PROJECT_ROOT / "solutions" / assignment_id / "solution.py"
+    return solution_functions(path.read_text(encoding="utf-8"))
+
+
+def parameter_lists(assignment_id: str) -> dict[str, str]:
+    """Each reference function's parameters as written, e.g. {"get_stats": "ids, counts=None"}."""
+    return {name: f.header.split("(", 1)[1].split("):", 1)[0] for name, f in reference_functions(assignment_id).items()}
 
 
 def correct(assignment_id: str) -> Sample:

@@ -2,20 +2,12 @@
 
 import textwrap
 
-from autograder.samples import Sample
+from autograder.samples import Sample, parameter_lists
 
 # Each attack replaces every graded function (or makes it useless), so a sound grader gives
 # it exactly 0. tests/test_hostile.py grades them all in one batch next to the reference.
 
-_SIGNATURES = {
-    "get_stats": "ids, counts=None",
-    "merge": "ids, pair, idx",
-    "train_bpe": "text, vocab_size",
-    "build_vocab": "merges",
-    "encode": "text, merges",
-    "decode": "ids, vocab",
-    "compression_ratio": "text, ids",
-}
+_SIGNATURES = parameter_lists("bpe_bytes")
 _STUB = "raise NotImplementedError()"
 
 
