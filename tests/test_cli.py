@@ -1,0 +1,68 @@
+"""The `autograder` command: results files in Gradescope's schema, exit codes, names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from autograder import samples
+from autograder.cli import main, results_paths
+
+TEST_KEYS = {"name", "number", "score", "max_score", "status", "output", "visibility"}
+
+
+def check_gradescope_schema(data: dict) -> None:
+    assert isinstance(data["score"], float) and isinstance(data["max_score"], float)
+    assert data["visibility"] in ("visible", "hidden", "after_due_date", "after_published")
+    assert isinstance(data["output"], str)
+    for test in data["tests"]:
+        assert set(test) == TEST_KEYS
+        assert test["status"] in ("passed", "failed")
+        assert 0 <= test["score"] <= test["max_score"]
+        assert test["visibility"] in ("visible", "hidden", "after_due_date", "after_published")
+    assert abs(sum(t["score"] for t in data["tests"]) - data["score"]) < 0.05
+
+
+def test_grading_several_submissions_writes_one_results_file_each(tmp_path, fast_bpe_bytes, capsys):
+    one = samples.build_notebook(fast_bpe_bytes, samples.correct("bpe_bytes"), tmp_path / "ana" / "bpe_bytes.ipynb")
+    two = samples.build_module(fast_bpe_bytes, samples.stub(fast_bpe_bytes), tmp_path / "luis" / "bpe_bytes.py")
+    broken = tmp_path / "eva.ipynb"
+    broken.write_text("{ not json")
+    assert main(["grade", "bpe_bytes", str(one), str(two), str(broken), "--results", str(tmp_path / "out")]) == 0
+    files = sorted((tmp_path / "out").iterdir())
+    assert [f.name for f in files] == ["ana-bpe_bytes.json", "eva.json", "luis-bpe_bytes.json"]
+    scores = {}
+    for path in files:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        check_gradescope_schema(data)
+        scores[path.stem] = data["score"]
+    assert scores == {"ana-bpe_bytes": 100.0, "luis-bpe_bytes": 0.0, "eva": 0.0}
+    assert "JSON está dañado" in json.loads((tmp_path / "out" / "eva.json").read_text())["output"]
+    table = capsys.readouterr().out
+    assert "3 graded" in table and "BROKEN" in table
+
+
+def test_one_submission_prints_spanish_feedback(tmp_path, fast_bpe_bytes, capsys):
+    buggy = next(s for s in samples.catalogue("bpe_bytes", "buggy") if s.name == "merge_drops_tail")
+    path = samples.build_notebook(fast_bpe_bytes, buggy, tmp_path / "entrega.ipynb")
+    assert main(["grade", "bpe_bytes", str(path), "--results", str(tmp_path / "r.json")]) == 0
+    out = capsys.readouterr().out
+    assert "Pruebas no superadas:" in out and "Pista: No pierdas el último elemento" in out
+    check_gradescope_schema(json.loads((tmp_path / "r.json").read_text(encoding="utf-8")))
+
+
+def test_unknown_assignment_is_a_usage_error(tmp_path, capsys):
+    assert main(["grade", "bpe_bites", str(tmp_path / "x.ipynb")]) == 2
+    assert "unknown assignment 'bpe_bites'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("paths, expected", [
+    (["a/x.ipynb"], ["results.json"]),
+    (["a/x.ipynb", "b/y.py"], ["results/x.json", "results/y.json"]),
+    (["a/x.ipynb", "b/x.ipynb"], ["results/a-x.json", "results/b-x.json"]),
+    (["a/entrega", "b/otra"], ["results/entrega.json", "results/otra.json"]),
+])
+def test_results_file_names(paths, expected):
+    assert [str(p) for p in results_paths([Path(p) for p in paths], None)] == expected
