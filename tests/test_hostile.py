@@ -26,7 +26,6 @@ import pytest
 from autograder import samples
 from autograder.course import load_course
 from autograder.grading.batch import grade_batch
-from autograder.grading.session import paths_to_hide
 from autograder.grading.student import StudentError, StudentSession
 from autograder.notebook.loader import Cell, Program
 from autograder.sandbox import launcher
@@ -283,7 +282,7 @@ def unmask_and_read(path):
 def _session(course, tmp_path, code: str) -> StudentSession:
     submission = tmp_path / "alumno" / "entrega.ipynb"
     limits = launcher.Limits(call_seconds=5, load_seconds=10, submission_seconds=30)
-    return StudentSession(Program([Cell("<celda 1>", code)]), limits, paths_to_hide(course, submission))
+    return StudentSession(Program([Cell("<celda 1>", code)]), limits)
 
 
 @needs_namespaces

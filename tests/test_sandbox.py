@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grading.session import paths_to_hide
 from autograder.grading.student import StudentCrashed, StudentSession, StudentTimeout
 from autograder.notebook.loader import Cell, Program
 from autograder.sandbox.launcher import Limits, describe_defences, namespace_mode
@@ -67,8 +66,7 @@ def worker(course, tmp_path):
     submission.parent.mkdir()
     submission.write_text(PROBES)
     limits = Limits(call_seconds=3, load_seconds=10, submission_seconds=60, memory_mb=768)
-    session = StudentSession(Program([Cell("entrega.py", PROBES)], module_name="entrega"), limits,
-                             paths_to_hide(course, submission))
+    session = StudentSession(Program([Cell("entrega.py", PROBES)], module_name="entrega"), limits)
     yield session
     session.close()
 
@@ -95,13 +93,27 @@ def test_resource_limits_apply(worker):
 
 
 @needs_namespaces
-def test_hidden_paths_look_empty(worker, tmp_path):
-    assert worker.call("listing", str(PROJECT / "solutions")) == []
-    assert worker.call("listing", str(PROJECT / "tests")) == []
-    # The submission's folder (other students' work) is covered, or lies under a covered folder.
-    assert worker.call("listing", str(tmp_path / "alumno")) in ([], "FileNotFoundError")
+def test_only_python_exists_inside(worker, tmp_path):
+    # The project (hidden suites, solutions), the submission's folder (other students) and
+    # any other checkout of the course on this machine are simply not there.
+    for path in [PROJECT / "solutions", PROJECT / "tests", PROJECT / "autograder", tmp_path / "alumno",
+                 Path("/root/.ssh"), Path("/home")]:
+        assert worker.call("listing", str(path)) == "FileNotFoundError", path
+    inside = worker.call("listing", str(PROJECT))  # at most the skeleton leading to a virtualenv
+    assert inside == "FileNotFoundError" or set(inside) <= {".venv"}
     with pytest.raises(FileNotFoundError):
         worker.call("read", str(PROJECT / "solutions" / "bpe_bytes" / "test_hidden.py"))
+    assert "python3" in " ".join(worker.call("listing", "/usr/bin"))
+
+
+@needs_namespaces
+def test_the_python_installation_is_read_only(worker):
+    import sys
+
+    with pytest.raises(OSError):
+        worker.call("write_then_list", str(Path(sys.prefix) / "intruso.txt"))
+    with pytest.raises(OSError):
+        worker.call("write_then_list", "/etc/intruso")
 
 
 @needs_namespaces

@@ -22,7 +22,6 @@ from autograder.grading.visible import run_visible_checks
 from autograder.notebook.lesson import load_source_notebook
 from autograder.notebook.loader import SubmissionError, load_submission
 
-SYSTEM_PATHS_TO_HIDE = [Path(p) for p in ("/tmp", "/var/tmp", "/dev/shm", "/root", "/home")]
 
 
 _release_cache: dict[str, object] = {}
@@ -35,17 +34,10 @@ def _release_notebook(assignment):
     return _release_cache[assignment.id]
 
 
-def paths_to_hide(course, submission: Path, extra=()) -> list[Path]:
-    """Everything a worker must not see: the project (hidden suites, solutions, tests),
-    the course directory, the submission's folder (other students), results, scratch space."""
-    return [course.path.parent, course.course_dir, Path(submission).resolve().parent,
-            *SYSTEM_PATHS_TO_HIDE, *map(Path, extra)]
-
-
 SUITES = ("hidden", "visible")
 
 
-def grade_submission(course, assignment, submission: Path | str, extra_hidden=(), suite: str = "hidden") -> GradeResult:
+def grade_submission(course, assignment, submission: Path | str, suite: str = "hidden") -> GradeResult:
     """Grade one submission with the hidden suite, or with the release's visible checks."""
     if suite not in SUITES:
         raise ValueError(f"suite must be one of {SUITES}, not {suite!r}")
@@ -57,7 +49,7 @@ def grade_submission(course, assignment, submission: Path | str, extra_hidden=()
     except SubmissionError as error:
         return broken_submission(assignment, label, error.student_message, error.instructor_message,
                                  time.monotonic() - started)
-    session = StudentSession(program, assignment.limits, paths_to_hide(course, submission, extra_hidden))
+    session = StudentSession(program, assignment.limits)
     session.reference = load_reference(assignment.solution_path)
     session.substitutes = suite_dependencies(assignment.hidden_suite_path)
     try:

@@ -109,11 +109,10 @@ class StudentCrashed(StudentProblem):
 class StudentSession:
     """One submission's program, its worker, and the budget it may spend."""
 
-    def __init__(self, program: Program, limits: Limits, hide: list):
+    def __init__(self, program: Program, limits: Limits):
         self.program = program
         self.sources = {cell.filename: cell.source for cell in program.cells}
         self.limits = limits
-        self.hide = hide
         self.started = time.monotonic()
         self.worker: Worker | None = None
         self.skipped: dict[int, str] = {}  # cell index -> why it is left out of later loads
@@ -137,7 +136,7 @@ class StudentSession:
     def _start_and_load(self) -> None:
         kept = [(i, c) for i, c in enumerate(self.program.cells) if i not in self.skipped]
         current = {"cell": None}
-        worker = Worker(self.limits, self.hide)
+        worker = Worker(self.limits)
         try:
             reply = worker.request(
                 {"op": "load", "module_name": self.program.module_name,

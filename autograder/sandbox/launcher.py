@@ -2,9 +2,9 @@
 
 A worker is one process tree. When the machine allows it, it lives in its own
 network, mount and PID namespaces (``unshare``), so that killing it kills every
-process it forked, it has no network, and the paths the grader hides (hidden
-suites, reference solutions, other submissions, results) are empty directories
-from its point of view. As root it also drops to an unprivileged user. Where a
+process it forked, it has no network, and its root directory holds nothing but
+the system directories and this Python installation (see ``visible_paths``):
+hidden suites, reference solutions and other submissions do not exist for it. As root it also drops to an unprivileged user. Where a
 defence is not available the grader says so at start-up (``describe_defences``).
 """
 
@@ -26,8 +26,6 @@ from pathlib import Path
 
 from autograder.sandbox import codec
 
-PACKAGE_DIR = Path(__file__).resolve().parents[1]
-SANDBOX_DIR = Path(__file__).resolve().parent  # all of the package a worker may see
 
 
 class WorkerFailure(Exception):
@@ -90,7 +88,7 @@ def describe_defences() -> dict[str, bool]:
         "wall-clock limits per call and per submission": True,
         "clean environment and empty working directory": True,
         "no network (network namespace)": mode is not None,
-        "hidden paths (mount namespace)": mode is not None,
+        "nothing but Python visible: hidden suites, solutions, other submissions (mount namespace)": mode is not None,
         "whole process tree killed (PID namespace)": mode is not None,
         "unprivileged user": mode == "root",
     }
@@ -101,39 +99,23 @@ def _worker_uid() -> int:
     return 61000 + os.getpid() % 4000
 
 
-def _keep_visible() -> list[Path]:
-    """Paths the worker needs: the Python installation and the sandbox package. The rest of
-    `autograder` stays covered: the sample catalogues hold near-reference code."""
-    keep = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), SANDBOX_DIR}
-    keep.update(Path(p).resolve() for p in sys.path if p and Path(p).is_dir() and "site-packages" in p)
-    return sorted(keep)
+SYSTEM_PATHS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/usr", "/etc")
 
 
-def _mask_plan(paths: list[Path], keep: list[Path]) -> tuple[list[str], list[str]]:
-    """Directories and files to cover so that `paths` look empty, sparing `keep` and its ancestors."""
-    directories: list[str] = []
-    files: list[str] = []
+def visible_paths() -> list[str]:
+    """The allow-list of a worker's root: system directories and this Python installation.
 
-    def cover(path: Path) -> None:
-        if path.is_symlink() or not path.exists():
-            return
-        if any(k == path for k in keep):
-            return
-        if any(path in k.parents for k in keep):
-            for child in sorted(path.iterdir()):
-                cover(child)
-        elif path.is_dir():
-            directories.append(str(path))
-        elif path.is_file():
-            files.append(str(path))
-
-    seen: set[Path] = set()
-    for path in paths:
-        resolved = path.resolve()
-        if resolved not in seen:
-            seen.add(resolved)
-            cover(resolved)
-    return directories, files
+    Nothing else exists inside the worker: not the project, not the course directory, not
+    other submissions, not other checkouts of the course elsewhere on the machine."""
+    wanted = [Path(p) for p in SYSTEM_PATHS if os.path.lexists(p)]
+    python = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()}
+    python.update(Path(p).resolve() for p in sys.path if p and "site-packages" in p and Path(p).is_dir())
+    covered = [p.resolve() for p in wanted]
+    for path in sorted(python):
+        if not any(path == c or c in path.parents for c in covered):
+            wanted.append(path)
+            covered.append(path)
+    return [str(p) for p in wanted]
 
 
 def _count_own_processes() -> int:
@@ -151,15 +133,14 @@ def _owner(entry: Path):
 class Worker:
     """One sandboxed worker process and the pipes to it."""
 
-    def __init__(self, limits: Limits, hide: list[Path]):
+    def __init__(self, limits: Limits):
         self.limits = limits
+        # The worker's new root (or, without namespaces, its working directory).
         self.workdir = tempfile.mkdtemp(prefix="autograder-worker-")
         mode = namespace_mode()
-        config = {"workdir": self.workdir, "mount_namespace": mode is not None, "uid": None}
+        config = {"root": self.workdir, "mount_namespace": mode is not None, "uid": None,
+                  "visible": visible_paths() if mode is not None else []}
         processes = limits.processes
-        if mode is not None:
-            config["hide"], config["files_to_hide"] = _mask_plan(hide, _keep_visible() + [Path(self.workdir)])
-            config["expose"] = [str(p) for p in _keep_visible()]
         if mode == "root":
             config["uid"] = _worker_uid()
         else:

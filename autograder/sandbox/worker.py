@@ -1,6 +1,6 @@
 """The worker: the only process where student code runs.
 
-It starts as trusted code, locks itself down (hidden paths, resource limits,
+It starts as trusted code, locks itself down (a minimal read-only root, resource limits,
 unprivileged user), then serves requests from the grader over two pipes:
 
     load  -> runs the submission's cells in order, one namespace, skipping none
@@ -19,13 +19,16 @@ import inspect
 import io
 import json
 import os
+import platform
 import resource
 import sys
 import traceback
 
 from autograder.sandbox import codec
 
-MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MNT_DETACH = 0x2, 0x4, 0x1000, 0x4000, 2
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 0x1, 0x2, 0x4, 0x8, 0x20
+MS_BIND, MS_REC, MNT_DETACH = 0x1000, 0x4000, 2
+PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}  # syscall numbers; glibc has no wrapper
 CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
 OUTPUT_CAP = 8_000
@@ -35,34 +38,77 @@ MESSAGE_CAP = 300
 # --- lock-down (trusted, before any student code) ---------------------------------------
 
 def lock_down(config: dict) -> None:
-    if config.get("mount_namespace"):
-        _hide_paths(config["hide"], config.get("files_to_hide", []))
-        _mount_tmpfs(config["workdir"], "size=64m,mode=0700")
-        if config.get("uid") is not None:
-            _expose(config.get("expose", []), config["workdir"])
-    os.chdir(config["workdir"])
     uid = config.get("uid")
-    if uid is not None:
-        os.chown(config["workdir"], uid, uid)
+    if config.get("mount_namespace"):
+        _enter_minimal_root(config["root"], config["visible"])
+        if uid is None:
+            _lock_mounts()
+    else:
+        os.chdir(config["root"])
     _set_limits(config["limits"])
     _silence_standard_streams()
     if uid is not None:
+        os.chown(".", uid, uid)
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)
-    elif config.get("mount_namespace"):
-        _lock_mounts()
     libc = _libc()
     # Changing credentials cleared unshare's --kill-child: die with our parent again.
     libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
     libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 
 
+def _enter_minimal_root(root: str, visible: list[str]) -> None:
+    """Make a new root holding only what Python needs, and pivot into it.
+
+    An allow-list, not a deny-list: the hidden suites, the reference solutions, other
+    submissions, other checkouts and other courses are simply not there, wherever they
+    live on the machine. Everything bound in is read-only; /tmp is a fresh, small tmpfs
+    that is also the working directory.
+    """
+    _mount_tmpfs(root, "size=1m,mode=0755")
+    for path in visible:
+        target = root + path
+        if os.path.islink(path):
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            os.symlink(os.readlink(path), target)
+        elif os.path.isdir(path):
+            os.makedirs(target, exist_ok=True)
+            _bind(path, target)
+            _read_only(target)
+    os.makedirs(root + "/dev")
+    for device in ("null", "zero", "random", "urandom"):
+        open(f"{root}/dev/{device}", "w").close()
+        _bind(f"/dev/{device}", f"{root}/dev/{device}")
+    os.makedirs(root + "/proc")
+    _bind("/proc", root + "/proc")  # the PID namespace's own /proc (unshare --mount-proc)
+    os.makedirs(root + "/tmp")
+    _mount_tmpfs(root + "/tmp", "size=64m,mode=1777")
+    os.makedirs(root + "/.old")
+    if _libc().syscall(PIVOT_ROOT[platform.machine()], root.encode(), f"{root}/.old".encode()) != 0:
+        raise OSError(ctypes.get_errno(), "pivot_root failed")
+    os.chdir("/")
+    if _libc().umount2(b"/.old", MNT_DETACH) != 0:
+        raise OSError(ctypes.get_errno(), "cannot detach the old root")
+    os.rmdir("/.old")
+    os.chdir("/tmp")
+
+
+def _read_only(target: str) -> None:
+    # A bind mount keeps the source's flags, and a user namespace may not drop locked ones:
+    # ask for read-only together with each combination of them.
+    for extra in (0, MS_NOSUID, MS_NOSUID | MS_NODEV, MS_NOSUID | MS_NODEV | MS_NOEXEC):
+        flags = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_REC | extra
+        if _libc().mount(None, target.encode(), None, flags, None) == 0:
+            return
+    raise OSError(ctypes.get_errno(), f"cannot make {target} read-only")
+
+
 def _lock_mounts() -> None:
     """Without a uid to drop to (a user namespace, no root), we are 'root' of our own
-    namespace and could simply unmount the masks. Entering a further user and mount
+    namespace and could undo the mounts above. Entering a further user and mount
     namespace locks them: mounts inherited from a more privileged namespace cannot be
-    taken apart."""
+    taken apart or made writable again."""
     uid, gid = os.getuid(), os.getgid()
     if _libc().unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0:
         raise OSError(ctypes.get_errno(), "cannot enter a nested user namespace")
@@ -77,59 +123,12 @@ def _libc():
 
 def _mount_tmpfs(target: str, options: str) -> None:
     if _libc().mount(b"tmpfs", target.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, options.encode()) != 0:
-        if os.path.lexists(target):  # vanished meanwhile: fine
-            raise OSError(ctypes.get_errno(), f"cannot mount tmpfs on {target}")
-
-
-def _hide_paths(directories: list[str], files: list[str]) -> None:
-    # A path planned by the grader may vanish before we get here (another worker's scratch
-    # directory, say): what no longer exists needs no hiding.
-    for path in directories:
-        if os.path.lexists(path):
-            _mount_tmpfs(path, "size=1m,mode=0755")
-    for path in files:
-        if os.path.lexists(path) and _libc().mount(b"/dev/null", path.encode(), None, MS_BIND, None) != 0:
-            if os.path.lexists(path):
-                raise OSError(ctypes.get_errno(), f"cannot hide {path}")
+        raise OSError(ctypes.get_errno(), f"cannot mount tmpfs on {target}")
 
 
 def _bind(source: str, target: str) -> None:
     if _libc().mount(source.encode(), target.encode(), None, MS_BIND | MS_REC, None) != 0:
         raise OSError(ctypes.get_errno(), f"cannot bind {source} on {target}")
-
-
-def _blocked_ancestor(path: str) -> str | None:
-    """The outermost ancestor that users other than its owner cannot traverse (e.g. /root)."""
-    parts = path.strip("/").split("/")
-    for depth in range(1, len(parts)):
-        ancestor = "/" + "/".join(parts[:depth])
-        if not os.stat(ancestor).st_mode & 0o001:
-            return ancestor
-    return None
-
-
-def _expose(paths: list[str], workdir: str) -> None:
-    """Make the Python installation reachable for the unprivileged user, even under /root.
-
-    Each path behind a closed ancestor is bound aside, the ancestor is covered with an
-    open, empty tmpfs, and the path is bound back in: the worker sees the installation
-    and nothing else of what that ancestor held.
-    """
-    staged = []
-    for index, path in enumerate(paths):
-        ancestor = _blocked_ancestor(path)
-        if ancestor is not None and os.path.isdir(path):
-            staging = os.path.join(workdir, f".stage{index}")
-            os.mkdir(staging)
-            _bind(path, staging)
-            staged.append((path, ancestor, staging))
-    for ancestor in sorted({a for _, a, _ in staged}, key=len):
-        _mount_tmpfs(ancestor, "size=1m,mode=0755")
-    for path, _, staging in staged:
-        os.makedirs(path, mode=0o755, exist_ok=True)
-        _bind(staging, path)
-        _libc().umount2(staging.encode(), MNT_DETACH)
-        os.rmdir(staging)
 
 
 def _set_limits(limits: dict) -> None:
