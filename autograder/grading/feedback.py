@@ -121,7 +121,12 @@ def _assertion_text(error: AssertionError) -> str:
     """pytest's first line (assert <student value> == <expected value>), without its 'where' lines,
     which name grader objects and memory addresses."""
     lines = str(error).splitlines()
-    return lines[0] if lines else "(sin detalles)"
+    first = lines[0] if lines else "(sin detalles)"
+    # Suites write `assert <student value> == <expected>`: say which side is which.
+    parts = first.removeprefix("assert ").split(" == ")
+    if first.startswith("assert ") and len(parts) == 2:
+        return f"Tu función devolvió: {parts[0]}\nSe esperaba:        {parts[1]}"
+    return first
 
 
 def _clip(text: str) -> str:
