@@ -80,7 +80,7 @@ def test_defences_are_reported_by_name():
 def test_environment_is_clean_and_workdir_empty(worker):
     assert set(worker.call("environment")) <= {"PATH", "LANG", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE",
                                                "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
-                                               "MPLBACKEND", "HOME"}
+                                               "MPLBACKEND", "HOME", "TMPDIR"}
     cwd, entries = worker.call("workdir")
     assert entries == []
     assert worker.call("write_then_list", "notas.txt") == ["notas.txt"]

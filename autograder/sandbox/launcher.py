@@ -248,5 +248,6 @@ def _clean_environment() -> dict[str, str]:
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
         "MPLBACKEND": "Agg",
-        "HOME": "/nonexistent",
+        "HOME": "/tmp/trabajo",
+        "TMPDIR": "/tmp",
     }

@@ -29,6 +29,7 @@ from autograder.sandbox import codec
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 0x1, 0x2, 0x4, 0x8, 0x20
 MS_BIND, MS_REC, MNT_DETACH = 0x1000, 0x4000, 2
 PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}  # syscall numbers; glibc has no wrapper
+WORKDIR = "/tmp/trabajo"  # inside the worker's root: the student's empty working directory
 CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS = 1, 38
 OUTPUT_CAP = 8_000
@@ -64,10 +65,12 @@ def _enter_minimal_root(root: str, visible: list[str]) -> None:
     An allow-list, not a deny-list: the hidden suites, the reference solutions, other
     submissions, other checkouts and other courses are simply not there, wherever they
     live on the machine. Everything bound in is read-only; /tmp is a fresh, small tmpfs
-    that is also the working directory.
+    that holds the working directory.
     """
     _mount_tmpfs(root, "size=1m,mode=0755")
-    for path in visible:
+    os.makedirs(root + "/tmp")
+    _mount_tmpfs(root + "/tmp", "size=64m,mode=1777")
+    for path in visible:  # after /tmp: a virtualenv may live under /tmp (a CI checkout, say)
         target = root + path
         if os.path.islink(path):
             os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -82,8 +85,7 @@ def _enter_minimal_root(root: str, visible: list[str]) -> None:
         _bind(f"/dev/{device}", f"{root}/dev/{device}")
     os.makedirs(root + "/proc")
     _bind("/proc", root + "/proc")  # the PID namespace's own /proc (unshare --mount-proc)
-    os.makedirs(root + "/tmp")
-    _mount_tmpfs(root + "/tmp", "size=64m,mode=1777")
+    os.makedirs(root + WORKDIR)
     os.makedirs(root + "/.old")
     if _libc().syscall(PIVOT_ROOT[platform.machine()], root.encode(), f"{root}/.old".encode()) != 0:
         raise OSError(ctypes.get_errno(), "pivot_root failed")
@@ -91,7 +93,7 @@ def _enter_minimal_root(root: str, visible: list[str]) -> None:
     if _libc().umount2(b"/.old", MNT_DETACH) != 0:
         raise OSError(ctypes.get_errno(), "cannot detach the old root")
     os.rmdir("/.old")
-    os.chdir("/tmp")
+    os.chdir(WORKDIR)
 
 
 def _read_only(target: str) -> None:
