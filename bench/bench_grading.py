@@ -1,23 +1,22 @@
-"""Throughput benchmark: nbgrader's own autograde vs this project's grader, same inputs, one run.
+"""Throughput benchmark: nbgrader's autograde vs this project's grader, same notebooks, one run.
 
     .venv/bin/python bench/bench_grading.py [--n 20] [--jobs 2] [--out bench/results.json] [--keep DIR]
 
-1. release ``bpe_bytes`` into a fresh temporary nbgrader course directory;
-2. build N sample submissions (mostly correct, some stubs, buggy ones when
-   ``autograder.samples.catalogue("bpe_bytes", "buggy")`` has any) and place them in
-   ``submitted/<student>/bpe_bytes/``, each student registered in the gradebook;
-3. nbgrader: ``NbGraderAPI.autograde`` once per student, sequentially (kernel start, run
-   every cell including the visible checks, write the gradebook);
-4. this grader: ``grade_batch`` on the same N notebooks with jobs=1 and jobs=J (sandboxed
-   worker per submission, full hidden suite with hypothesis properties);
-5. print a table and write a JSON file.
+1. release ``bpe_bytes`` into a fresh nbgrader course directory and place N sample
+   submissions (3 correct, 1 buggy, 1 stub in every 5) in ``submitted/``;
+2. nbgrader: ``NbGraderAPI.autograde`` once per student, sequentially: a kernel per
+   notebook that runs every cell, including the 7 locked grade cells (the visible checks);
+3. this grader, ``suite="visible"`` (the same checks cells, in the grader, against the
+   sandboxed student), with jobs=1 and jobs=J: the headline ratio;
+4. this grader, ``suite="hidden"`` (the full hidden suite), with jobs=1 and jobs=J;
+5. check every verdict, print a table, write a JSON file.
 
-Each side gets one untimed warm-up submission first, so that one-off imports are not
-charged to either. Memory: a separate sampler process (psutil) sums the RSS of this
-process and all its descendants every 0.1 s; the peak of that sum and the largest single
-process are reported per phase. The sampler is a separate process (not a thread) because
-grade_batch forks, and forking with a live thread is unsafe.
-See bench/README.md for what each side does and the measured figures.
+Each side grades one submission untimed first (nbgrader: a ``warmup`` student; this grader:
+``self_check`` for each suite), so that one-off imports are charged to neither. Inside the
+timed phases ``grade_batch`` runs its own ``self_check`` again and that time is counted.
+Per phase: wall time, CPU (getrusage self + children), peak memory of the process tree (RSS
+and PSS, from a sampler *process*, since grade_batch forks) and the load the rest of the
+machine added. See bench/README.md for the method and the measured figures.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ import datetime
 import json
 import os
 import platform
+import resource
 import shutil
 import subprocess
 import sys
@@ -38,64 +38,64 @@ ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENT = "bpe_bytes"
 TIMESTAMP = "2026-11-30 10:00:00.000000 UTC"
 SAMPLE_PERIOD = 0.1
+TARGET = 10
+SUITES = ("visible", "hidden")
 
 
-# --------------------------------------------------------------------------- memory sampler
+# --------------------------------------------------------------------------- measuring
 
 def _sampler_main(pid: int) -> None:
-    """Runs in its own process: on each line read from stdin, print the peaks since the last line."""
+    """Own process: sample the tree under `pid`; on each line read from stdin, print the peaks since the last."""
     import select
 
     import psutil
 
-    me = os.getpid()
-    root = psutil.Process(pid)
-
-    def fresh():
-        return {"tree_rss_bytes": 0, "largest_process_rss_bytes": 0, "max_processes": 0, "samples": 0}
-
-    peaks = fresh()
+    me, root = os.getpid(), psutil.Process(pid)
+    fresh = dict.fromkeys(("rss", "pss", "largest", "processes", "samples"), 0)
+    peaks = dict(fresh)
     while True:
-        ready, _, _ = select.select([sys.stdin], [], [], SAMPLE_PERIOD)
-        if ready:
-            line = sys.stdin.readline()
-            if not line:
+        if select.select([sys.stdin], [], [], SAMPLE_PERIOD)[0]:
+            if not sys.stdin.readline():
                 return
             print(json.dumps(peaks), flush=True)
-            peaks = fresh()
+            peaks = dict(fresh)
         try:
-            tree = [root, *root.children(recursive=True)]
+            tree = [p for p in [root, *root.children(recursive=True)] if p.pid != me]
         except psutil.NoSuchProcess:
             return
-        sizes = []
+        infos = []
         for process in tree:
-            if process.pid == me:
-                continue
             try:
-                sizes.append(process.memory_info().rss)
+                infos.append(process.memory_full_info())  # smaps_rollup: rss and pss in one read
             except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
                 pass
-        if sizes:
-            peaks["tree_rss_bytes"] = max(peaks["tree_rss_bytes"], sum(sizes))
-            peaks["largest_process_rss_bytes"] = max(peaks["largest_process_rss_bytes"], max(sizes))
-            peaks["max_processes"] = max(peaks["max_processes"], len(sizes))
+        if infos:
+            peaks["rss"] = max(peaks["rss"], sum(i.rss for i in infos))
+            peaks["pss"] = max(peaks["pss"], sum(i.pss for i in infos))
+            peaks["largest"] = max(peaks["largest"], max(i.rss for i in infos))
+            peaks["processes"] = max(peaks["processes"], len(infos))
             peaks["samples"] += 1
 
 
 class MemorySampler:
     def __init__(self):
-        self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--_sampler", str(os.getpid())],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--_sampler", str(os.getpid())],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def mark(self) -> dict:
-        """Peaks since the previous mark (or since start), in MiB."""
+        """Peaks since the previous mark, in MiB."""
         self.process.stdin.write("mark\n")
         self.process.stdin.flush()
         raw = json.loads(self.process.stdout.readline())
-        return {"peak_tree_rss_mb": round(raw["tree_rss_bytes"] / 2**20, 1),
-                "peak_largest_process_rss_mb": round(raw["largest_process_rss_bytes"] / 2**20, 1),
-                "max_processes_in_tree": raw["max_processes"], "rss_samples": raw["samples"]}
+        mib = lambda key: round(raw[key] / 2**20, 1)  # noqa: E731
+        return {"peak_tree_rss_mb": mib("rss"), "peak_tree_pss_mb": mib("pss"),
+                "peak_largest_process_rss_mb": mib("largest"), "max_processes_in_tree": raw["processes"],
+                "samples": raw["samples"]}
+
+    def cpu_seconds(self) -> float:
+        import psutil
+
+        return sum(psutil.Process(self.process.pid).cpu_times()[:2])
 
     def close(self) -> None:
         self.process.stdin.close()
@@ -103,163 +103,304 @@ class MemorySampler:
 
 
 def cpu_seconds() -> float:
-    """User + system CPU time of this process and of every descendant reaped so far."""
-    import resource
-
+    """User + system CPU of this process and of every descendant reaped so far."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def machine_busy_seconds() -> float:
+    """Busy CPU seconds of the whole machine so far (all processes, all cores), from /proc/stat."""
+    user, nice, system, _idle, _iowait, irq, softirq = (
+        int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8])
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
+
+
+def measure(sampler: MemorySampler, n: int, run) -> dict:
+    """Run one phase; return what it returned plus wall time, CPU, peak memory and the machine's other load."""
+    sampler.mark()
+    cpu, busy, sampling, started = cpu_seconds(), machine_busy_seconds(), sampler.cpu_seconds(), time.perf_counter()
+    outcome = run()
+    seconds = time.perf_counter() - started
+    cpu, sampling = cpu_seconds() - cpu, sampler.cpu_seconds() - sampling
+    other = max(0.0, machine_busy_seconds() - busy - cpu - sampling) / seconds
+    return outcome | {"seconds": round(seconds, 2), "submissions_per_minute": round(60 * n / seconds, 2),
+                      "wall_seconds_per_submission": round(seconds / n, 3),
+                      "cpu_seconds_per_submission": round(cpu / n, 3), "memory": sampler.mark(),
+                      "other_load_cores": round(other, 2), "sampler_cores": round(sampling / seconds, 3)}
+
+
+def _burn(_=None) -> float:
+    started = time.perf_counter()
+    total = 0
+    for i in range(8_000_000):
+        total += i
+    return time.perf_counter() - started
+
+
+def parallel_probe(jobs: int) -> dict:
+    """How many cores the run really got: a pure-Python loop alone, then `jobs` copies at once."""
+    import multiprocessing
+
+    alone, started = _burn(), time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        pool.map(_burn, range(jobs))
+    together = time.perf_counter() - started
+    return {"one_loop_seconds": round(alone, 3), "parallel_loops_seconds": round(together, 3),
+            "effective_cores": round(jobs * alone / together, 2)}
+
+
+def machine() -> dict:
+    import nbgrader
+
+    models = [line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+              if line.startswith("model name")]
+    return {"cores": os.cpu_count(), "cpu": models[0] if models else "", "platform": platform.platform(),
+            "python": platform.python_version(), "nbgrader": nbgrader.__version__,
+            "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}
+
+
+def sources_digest() -> str:
+    """Identifies the graded code (the grader, the suites, the solutions, the samples) without git."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted(p for folder in ("autograder", "assignments", "solutions") for p in (ROOT / folder).rglob("*.py")):
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 # --------------------------------------------------------------------------- setup
 
 def sample_mix(n: int, assignment) -> list:
-    """Deterministic realistic mix: 1 in 5 is a stub; 1 in 5 buggy when the catalogue has any."""
+    """Deterministic mix: in every 5, the 3rd is buggy (catalogue in turn) and the 5th a stub; the rest correct."""
     from autograder import samples
 
     buggy = samples.catalogue(ASSIGNMENT, "buggy")
-    stub = samples.stub(assignment)
-    correct = samples.correct(ASSIGNMENT)
-    mix = []
-    for i in range(n):
-        if i % 5 == 4:
-            mix.append(stub)
-        elif buggy and i % 5 == 2:
-            mix.append(buggy[(i // 5) % len(buggy)])
-        else:
-            mix.append(correct)
-    return mix
+    stub, correct = samples.stub(assignment), samples.correct(ASSIGNMENT)
+    return [stub if i % 5 == 4 else buggy[(i // 5) % len(buggy)] if buggy and i % 5 == 2 else correct
+            for i in range(n)]
 
 
-def place_submissions(course_dir: Path, assignment, mix: list, db_url: str) -> list[tuple[str, object, Path]]:
+def place(course_dir: Path, assignment, students: dict) -> dict[str, Path]:
+    """Write each student's notebook into submitted/, with a timestamp, and register the student."""
     from nbgrader.api import Gradebook
 
     from autograder import samples
 
-    placed = []
-    with Gradebook(db_url) as gradebook:
-        for i, sample in enumerate(mix):
-            student = f"s{i:03d}-{sample.kind}-{sample.name}".replace("_", "-")
+    paths = {}
+    with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}") as gradebook:
+        for student, sample in students.items():
             folder = course_dir / "submitted" / student / ASSIGNMENT
-            path = samples.build_notebook(assignment, sample, folder / f"{assignment.notebook}.ipynb")
+            paths[student] = samples.build_notebook(assignment, sample, folder / f"{assignment.notebook}.ipynb")
             (folder / "timestamp.txt").write_text(TIMESTAMP + "\n", encoding="utf-8")
             gradebook.update_or_create_student(student)
-            placed.append((student, sample, path))
-    return placed
+    return paths
 
 
-def visible_check_counts(course_dir: Path, assignment) -> dict:
-    """How much nbgrader checks: the autograded grade cells of the released notebook and their asserts."""
+def same_checks(course_dir: Path, assignment) -> dict:
+    """nbgrader's grade cells (release notebook) vs this grader's checks cells: same ids, same source?"""
     import ast
 
     import nbformat
 
-    notebook = nbformat.read(course_dir / "release" / ASSIGNMENT / f"{assignment.notebook}.ipynb", as_version=4)
-    cells = [c for c in notebook.cells
-             if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")]
-    asserts = 0
-    for cell in cells:
-        try:
-            asserts += sum(isinstance(node, ast.Assert) for node in ast.walk(ast.parse(cell.source)))
-        except SyntaxError:
-            pass
-    return {"grade_cells": len(cells), "assert_statements": asserts}
+    from autograder.notebook.lesson import load_source_notebook
+
+    released = nbformat.read(course_dir / "release" / ASSIGNMENT / f"{assignment.notebook}.ipynb", as_version=4)
+    nbgrader = {c.metadata["nbgrader"]["grade_id"]: c.source.strip() for c in released.cells
+                if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")}
+    ours = {c.metadata["nbgrader"]["grade_id"]: c.source.strip() for c in load_source_notebook(assignment).cells
+            if c.cell_type == "code" and c.metadata.get("autograder", {}).get("role") == "checks"}
+    asserts = sum(isinstance(node, ast.Assert) for source in nbgrader.values() for node in ast.walk(ast.parse(source)))
+    return {"grade_cells": len(nbgrader), "assert_statements": asserts, "identical": nbgrader == ours}
 
 
-# --------------------------------------------------------------------------- the two graders
+# --------------------------------------------------------------------------- the phases
 
-def run_nbgrader(api, students: list[str], course_dir: Path, db_url: str) -> dict:
+def prepare(course, assignment, course_dir: Path, students: dict, report: dict):
+    """Release, place the submissions, then one untimed warm-up per side, so that one-off imports are
+    charged to neither: nbgrader autogrades a `warmup` student; this grader runs self_check per suite."""
+    from nbgrader.apps import NbGraderAPI
+
+    from autograder import samples
+    from autograder.grading.batch import self_check
+    from autograder.release import nbgrader_config, release_assignment
+
+    release_assignment(course, assignment, course_dir)
+    report["checks"] = same_checks(course_dir, assignment)
+    paths = list(place(course_dir, assignment, students).values())
+    place(course_dir, assignment, {"warmup": samples.correct(ASSIGNMENT)})
+    api = NbGraderAPI(config=nbgrader_config(course_dir))
+    print(f"course dir: {course_dir}; {len(paths)} submissions; warming up ...", file=sys.stderr)
+    if not api.autograde(ASSIGNMENT, "warmup", force=True, create=False).get("success"):
+        raise SystemExit("nbgrader warm-up autograde failed")
+    for suite in SUITES:
+        self_check(course, assignment, suite)
+    return api, paths
+
+
+def run_nbgrader(api, course_dir: Path, students: list[str]) -> dict:
+    """nbgrader's autograde, one student after another (its default), in this process."""
+    per_call, per_call_cpu = [], []
+    for student in students:
+        t0, cpu0 = time.perf_counter(), cpu_seconds()
+        outcome = api.autograde(ASSIGNMENT, student, force=True, create=False)
+        per_call.append(round(time.perf_counter() - t0, 3))
+        per_call_cpu.append(round(cpu_seconds() - cpu0, 3))  # the kernel is reaped by then: included
+        if not outcome.get("success"):
+            raise SystemExit(f"nbgrader autograde failed for {student}:\n{outcome.get('log', '')}{outcome.get('error', '')}")
+    return {"per_call": per_call, "per_call_cpu": per_call_cpu}
+
+
+def nbgrader_verdicts(course_dir: Path, students: list[str]) -> dict[str, dict]:
+    """Score and cell-timeout flag of each student, from the gradebook and the autograded notebook."""
     from nbgrader.api import Gradebook
 
-    per_submission = []
-    started = time.perf_counter()
-    for student in students:
-        t0 = time.perf_counter()
-        outcome = api.autograde(ASSIGNMENT, student, force=True, create=False)
-        per_submission.append(time.perf_counter() - t0)
-        if not outcome.get("success"):
-            raise SystemExit(f"nbgrader autograde failed for {student}:\n{outcome.get('log', '')}\n{outcome.get('error', '')}")
-    seconds = time.perf_counter() - started
-    scores = {}
-    with Gradebook(db_url) as gradebook:
+    verdicts = {}
+    with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}") as gradebook:
         for student in students:
             notebook = course_dir / "autograded" / student / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
             if not notebook.is_file():
                 raise SystemExit(f"nbgrader reported success but {notebook} is missing")
             submission = gradebook.find_submission(ASSIGNMENT, student)
-            scores[student] = (float(submission.score), float(submission.max_score))
-    return {"seconds": seconds, "per_submission": per_submission, "scores": scores}
+            # nbgrader stops a cell after ExecutePreprocessor.timeout (30 s) and records the error in the notebook.
+            verdicts[student] = {"score": float(submission.score), "max_score": float(submission.max_score),
+                                 "cell_timeout": "CellTimeoutError" in notebook.read_text(encoding="utf-8")}
+    return verdicts
 
 
-def run_ours(course, assignment, paths: list[Path], jobs: int) -> dict:
+def run_ours(course, assignment, paths: list[Path], jobs: int, suite: str) -> dict:
+    """grade_batch as shipped: it runs self_check first (N >= 4), then forks one grading process per submission."""
     from autograder.grading.batch import grade_batch
 
-    started = time.perf_counter()
-    results = grade_batch(course, assignment, paths, jobs=jobs)
-    seconds = time.perf_counter() - started
-    errors = [r for r in results if r.error_instructor]
+    results = grade_batch(course, assignment, paths, jobs=jobs, suite=suite)
+    errors = [f"{r.submission}: {r.error_instructor}" for r in results if r.error_instructor]
     if errors:
-        raise SystemExit("this grader failed on: " + "; ".join(f"{r.submission}: {r.error_instructor}" for r in errors))
-    return {"seconds": seconds, "results": results}
+        raise SystemExit(f"this grader ({suite}) failed on: " + "; ".join(errors))
+    durations = [r.duration_seconds for r in results]
+    return {"results": results, "mean_submission_seconds": round(sum(durations) / len(durations), 3),
+            "max_submission_seconds": round(max(durations), 3)}
 
 
-def check_ours(placed, results) -> None:
-    """A fast grader that grades wrongly proves nothing: check every verdict against the sample's kind."""
-    for (student, sample, _), result in zip(placed, results):
-        if sample.kind == "correct" and result.score != result.max_score:
-            raise SystemExit(f"{student}: correct sample scored {result.score}/{result.max_score}")
-        if sample.kind == "stub" and result.score != 0:
-            raise SystemExit(f"{student}: stub scored {result.score}")
-        if sample.kind == "buggy" and sample.failing:
-            failed = {t.test_id for t in result.tests if not t.passed and t.outcome != "gated"}
-            if not set(sample.failing) <= failed:
-                raise SystemExit(f"{student}: buggy sample should fail {sorted(sample.failing)}, failed {sorted(failed)}")
+# --------------------------------------------------------------------------- verdicts
+
+def check_verdicts(students: dict, scores: dict, failed: dict, who: str, suite: str) -> list[str]:
+    """A fast grader that grades wrongly proves nothing. Raises on a wrong verdict; returns the
+    buggy samples that `suite` legitimately cannot see (visible checks only)."""
+    unseen = []
+    for student, sample in students.items():
+        score, maximum = scores[student]
+        if sample.kind == "correct" and score != maximum:
+            raise SystemExit(f"{who}: correct sample {student} scored {score}/{maximum}")
+        if sample.kind == "stub" and score != 0:
+            raise SystemExit(f"{who}: stub {student} scored {score}")
+        if sample.kind != "buggy" or failed is None:
+            continue
+        if suite == "visible" and score == maximum:
+            unseen.append(sample.name)  # the public checks cannot see every bug: recorded, not an error
+        if suite == "hidden" and not set(sample.failing) <= failed[student]:
+            raise SystemExit(f"{who}: buggy {student} should fail {sorted(sample.failing)}, "
+                             f"failed {sorted(failed[student])}")
+    return unseen
+
+
+def check_ours(students: dict, suite: str, outcome: dict) -> list[str]:
+    scores = {s: (r.score, r.max_score) for s, r in zip(students, outcome["results"])}
+    failed = {s: {t.test_id for t in r.tests if not t.passed and t.outcome != "gated"}
+              for s, r in zip(students, outcome["results"])}
+    return check_verdicts(students, scores, failed, f"this grader ({suite})", suite)
 
 
 # --------------------------------------------------------------------------- report
 
-def per_minute(n: int, seconds: float) -> float:
-    return round(60.0 * n / seconds, 2)
+def ratios(nb: dict, ours: dict) -> dict:
+    """nbgrader's phase time / ours, per jobs. "without nbgrader's timeouts": nbgrader's mean autograde call
+    over the submissions where it did not hit its cell timeout, times N, against ours' whole phase."""
+    kept = [t for t, hung in zip(nb["per_call"], nb["cell_timeouts"]) if not hung]
+    result = {}
+    for key, phase in ours.items():
+        result[key] = round(nb["seconds"] / phase["seconds"], 2)
+        if kept and len(kept) < len(nb["per_call"]):
+            result[f"{key}_without_nbgrader_timeouts"] = round(
+                sum(kept) / len(kept) * len(nb["per_call"]) / phase["seconds"], 2)
+    return result
 
 
-def machine() -> dict:
-    model = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    import nbgrader
-
-    return {"cores": os.cpu_count(), "cpu": model, "platform": platform.platform(),
-            "python": platform.python_version(), "nbgrader": nbgrader.__version__}
+def summarise(report: dict, students: dict, phases: dict, nb_verdicts: dict) -> None:
+    """Check every verdict, then add ratios, per-phase figures and per-submission rows to `report`."""
+    jobs = report["jobs"]
+    check_verdicts(students, {s: (v["score"], v["max_score"]) for s, v in nb_verdicts.items()}, None, "nbgrader", "")
+    # Both jobs values are checked; the (deterministic) list of unseen bugs is taken from jobs=1.
+    unseen = {suite: [check_ours(students, suite, phases[f"{suite}_jobs{j}"]) for j in (1, jobs)][0]
+              for suite in SUITES}
+    nb = phases["nbgrader"]
+    nb |= {"mean_call_seconds": round(sum(nb["per_call"]) / len(students), 3), "max_call_seconds": max(nb["per_call"]),
+           "cell_timeouts": [v["cell_timeout"] for v in nb_verdicts.values()]}
+    ratio = {suite: ratios(nb, {f"jobs{j}": phases[f"{suite}_jobs{j}"] for j in (1, jobs)}) for suite in SUITES}
+    visible, hidden = phases["visible_jobs1"]["results"], phases["hidden_jobs1"]["results"]
+    report |= {
+        "mix": {k: sum(s.kind == k for s in students.values()) for k in ("correct", "stub", "buggy")},
+        "ratios": ratio | {"target": TARGET, "target_met": ratio["visible"][f"jobs{jobs}"] >= TARGET,
+                           "target_met_without_nbgrader_timeouts": ratio["visible"].get(
+                               f"jobs{jobs}_without_nbgrader_timeouts", ratio["visible"][f"jobs{jobs}"]) >= TARGET},
+        "nbgrader": {"cell_timeouts": [s for s, v in nb_verdicts.items() if v["cell_timeout"]]},
+        "visible_checks_miss": unseen["visible"],
+        "visible_scores_differing_from_nbgrader": {
+            s: [v["score"], r.score] for r, (s, v) in zip(visible, nb_verdicts.items()) if abs(r.score - v["score"]) > 1e-6},
+        "hidden_suite": {"tests": len(hidden[0].tests), "property_tests": sum(t.kind == "property" for t in hidden[0].tests)},
+        "phases": {key: {k: v for k, v in p.items() if k not in ("results", "per_call", "per_call_cpu", "cell_timeouts")}
+                   for key, p in phases.items()},
+        "submissions": [
+            {"student": student, "kind": sample.kind, "sample": sample.name, "max_score": hidden[i].max_score,
+             "nbgrader_score": nb_verdicts[student]["score"], "nbgrader_cell_timeout": nb_verdicts[student]["cell_timeout"],
+             "nbgrader_seconds": nb["per_call"][i], "nbgrader_cpu_seconds": nb["per_call_cpu"][i],
+             "visible_score": visible[i].score, "visible_seconds_jobs1": visible[i].duration_seconds,
+             "hidden_score": hidden[i].score, "hidden_seconds_jobs1": hidden[i].duration_seconds}
+            for i, (student, sample) in enumerate(students.items())],
+    }
 
 
 def table(report: dict) -> str:
-    rows = [("phase", "seconds", "subs/min", "wall s/sub", "CPU s/sub", "peak tree RSS MiB", "largest proc MiB")]
-    for key, label in (("nbgrader_autograde", "nbgrader autograde (sequential)"),
-                       ("ours_jobs1", "this grader, jobs=1"),
-                       ("ours_jobsJ", f"this grader, jobs={report['jobs']}")):
-        p = report["phases"][key]
+    jobs, phases = report["jobs"], report["phases"]
+    labels = {"nbgrader": "nbgrader autograde (sequential)"}
+    for suite in SUITES:
+        for j in (1, jobs):
+            labels[f"{suite}_jobs{j}"] = f"this grader, {suite} suite, jobs={j}"
+    rows = [("phase", "seconds", "subs/min", "wall s/sub", "CPU s/sub", "mean sub s", "max sub s",
+             "peak RSS MiB", "peak PSS MiB", "largest MiB", "other load")]
+    for key, label in labels.items():
+        p, m = phases[key], phases[key]["memory"]
         rows.append((label, f"{p['seconds']:.1f}", f"{p['submissions_per_minute']:.1f}",
-                     f"{p['mean_seconds_per_submission']:.2f}", f"{p['cpu_seconds_per_submission']:.2f}",
-                     f"{p['memory']['peak_tree_rss_mb']:.0f}",
-                     f"{p['memory']['peak_largest_process_rss_mb']:.0f}"))
+                     f"{p['wall_seconds_per_submission']:.2f}", f"{p['cpu_seconds_per_submission']:.2f}",
+                     f"{p.get('mean_submission_seconds', p.get('mean_call_seconds')):.2f}",
+                     f"{p.get('max_submission_seconds', p.get('max_call_seconds')):.2f}",
+                     f"{m['peak_tree_rss_mb']:.0f}", f"{m['peak_tree_pss_mb']:.0f}",
+                     f"{m['peak_largest_process_rss_mb']:.0f}", f"{p['other_load_cores']:.2f}"))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    r = report["ratios"]
-    lines += ["",
-              f"throughput ratio, this grader / nbgrader: jobs=1 {r['jobs1_vs_nbgrader']:.2f}x, "
-              f"jobs={report['jobs']} {r['jobsJ_vs_nbgrader']:.2f}x (target >= {r['target']}x: "
-              f"{'met' if r['target_met'] else 'NOT met'})",
-              f"mean wall time of one submission's full hidden suite (grading process, jobs=1): "
-              f"{report['hidden_suite']['mean_seconds_jobs1']:.2f} s",
-              f"checks per submission: nbgrader {report['checks']['nbgrader']['grade_cells']} grade cells "
-              f"({report['checks']['nbgrader']['assert_statements']} asserts); this grader "
-              f"{report['checks']['ours']['hidden_tests']} hidden tests "
-              f"({report['checks']['ours']['property_tests']} hypothesis properties)"]
+    r, checks, nb = report["ratios"], report["checks"], report["nbgrader"]
+    for suite, what in (("visible", "SAME CHECKS (headline)"), ("hidden", "full hidden suite (information)")):
+        lines.append(f"ratio this grader / nbgrader, {what}: jobs=1 {r[suite]['jobs1']:.2f}x, "
+                     f"jobs={jobs} {r[suite][f'jobs{jobs}']:.2f}x")
+        if "jobs1_without_nbgrader_timeouts" in r[suite]:
+            lines.append(f"    without nbgrader's cell timeouts: jobs=1 {r[suite]['jobs1_without_nbgrader_timeouts']:.2f}x, "
+                         f"jobs={jobs} {r[suite][f'jobs{jobs}_without_nbgrader_timeouts']:.2f}x")
+    met = {True: "met", False: "NOT met"}
+    lines += [f"target >= {TARGET}x on the same checks at jobs={jobs}: {met[r['target_met']]} "
+              f"(without nbgrader's cell timeouts: {met[r['target_met_without_nbgrader_timeouts']]})",
+              f"checks: nbgrader {checks['grade_cells']} grade cells ({checks['assert_statements']} asserts), "
+              f"identical to this grader's visible checks: {checks['identical']}; hidden suite "
+              f"{report['hidden_suite']['tests']} tests ({report['hidden_suite']['property_tests']} hypothesis properties)",
+              f"visible-suite scores that differ from nbgrader's (nbgrader, ours): "
+              f"{report['visible_scores_differing_from_nbgrader'] or 'none'}",
+              f"buggy samples the visible checks miss: {', '.join(report['visible_checks_miss']) or 'none'}",
+              f"nbgrader hit its 30 s cell timeout on {len(nb['cell_timeouts'])} submission(s) "
+              f"{nb['cell_timeouts']}; this grader's call limit is {report['call_seconds']} s",
+              "mean/max sub s: GradeResult.duration_seconds (ours) or one autograde call (nbgrader)",
+              "other load: cores kept busy by other processes during the phase (/proc/stat)",
+              f"effective cores (CPU probe, {report['machine']['cores']} cores): "
+              f"{report['parallel_probe']['start']['effective_cores']} at start, "
+              f"{report['parallel_probe']['end']['effective_cores']} at end"]
     return "\n".join(lines)
 
 
@@ -268,7 +409,7 @@ def table(report: dict) -> str:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=20, help="number of submissions (default 20)")
-    parser.add_argument("--jobs", type=int, default=2, help="parallel grading processes for the jobs=J run (default 2)")
+    parser.add_argument("--jobs", type=int, default=2, help="grading processes for the jobs=J phases (default 2)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results.json")
     parser.add_argument("--keep", type=Path, help="use this (new) folder as the course directory and keep it")
     parser.add_argument("--_sampler", type=int, help=argparse.SUPPRESS)
@@ -276,133 +417,49 @@ def main(argv=None) -> int:
     if args._sampler:
         _sampler_main(args._sampler)
         return 0
-    if args.n < 1 or args.jobs < 1:
-        parser.error("--n and --jobs must be positive")
+    if args.n < 4 or args.jobs < 2:
+        parser.error("--n must be at least 4 (grade_batch's self_check) and --jobs at least 2")
 
     # nbgrader runs `alembic` and `jupyter` subprocesses: this environment's scripts go first.
-    scripts = str(Path(sys.executable).parent)
-    os.environ["PATH"] = scripts + os.pathsep + os.environ.get("PATH", "")
+    os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
     sys.path.insert(0, str(ROOT))
+    import warnings
 
-    from nbgrader.api import Gradebook
-    from nbgrader.apps import NbGraderAPI
-
-    from autograder import samples
+    warnings.filterwarnings("ignore", module="nbgrader")  # SQLAlchemy SAWarnings from nbgrader's gradebook code
     from autograder.course import load_course
-    from autograder.grading.batch import grade_batch
-    from autograder.release import nbgrader_config, release_assignment
     from autograder.sandbox.launcher import describe_defences
 
     course = load_course()
     assignment = course.assignment(ASSIGNMENT)
+    report = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+              "command": " ".join([".venv/bin/python bench/bench_grading.py", *(sys.argv[1:] if argv is None else argv)]),
+              "machine": machine(), "parallel_probe": {"start": parallel_probe(args.jobs)},
+              "sandbox_defences": describe_defences(), "sources_sha256": sources_digest(), "n": args.n,
+              "jobs": args.jobs, "call_seconds": assignment.limits.call_seconds}
     if args.keep:
         args.keep.mkdir(parents=True, exist_ok=False)
-        course_dir = args.keep.resolve()
-    else:
-        course_dir = Path(tempfile.mkdtemp(prefix="bench-grading-course-"))
-    db_url = f"sqlite:///{course_dir / 'gradebook.db'}"
+    course_dir = args.keep.resolve() if args.keep else Path(tempfile.mkdtemp(prefix="bench-grading-course-"))
+    students = {f"s{i:03d}-{s.kind}-{s.name}".replace("_", "-"): s for i, s in enumerate(sample_mix(args.n, assignment))}
     sampler = MemorySampler()
     try:
-        t0 = time.perf_counter()
-        release_assignment(course, assignment, course_dir)
-        release_seconds = time.perf_counter() - t0
-        nbgrader_checks = visible_check_counts(course_dir, assignment)
-        mix = sample_mix(args.n, assignment)
-        placed = place_submissions(course_dir, assignment, mix, db_url)
-        students = [student for student, _, _ in placed]
-        paths = [path for _, _, path in placed]
-        api = NbGraderAPI(config=nbgrader_config(course_dir))
-        print(f"course dir: {course_dir}\nreleased {ASSIGNMENT} in {release_seconds:.1f} s; "
-              f"{args.n} submissions: " + ", ".join(f"{k} {sum(s.kind == k for s in mix)}"
-                                                   for k in ("correct", "stub", "buggy")), file=sys.stderr)
-
-        # Warm-ups, untimed: one nbgrader autograde (a student outside the measured set) and one grade_batch.
-        warm_student = "warmup"
-        warm_path = samples.build_notebook(assignment, samples.correct(ASSIGNMENT),
-                                           course_dir / "submitted" / warm_student / ASSIGNMENT / f"{assignment.notebook}.ipynb")
-        (warm_path.parent / "timestamp.txt").write_text(TIMESTAMP + "\n", encoding="utf-8")
-        with Gradebook(db_url) as gradebook:
-            gradebook.update_or_create_student(warm_student)
-        if not api.autograde(ASSIGNMENT, warm_student, force=True, create=False).get("success"):
-            raise SystemExit("nbgrader warm-up autograde failed")
-        grade_batch(course, assignment, [warm_path], jobs=1)
-        sampler.mark()
-
+        api, paths = prepare(course, assignment, course_dir, students, report)
         print("nbgrader autograde ...", file=sys.stderr)
-        cpu = cpu_seconds()
-        nb = run_nbgrader(api, students, course_dir, db_url)
-        nb["memory"], nb["cpu"] = sampler.mark(), cpu_seconds() - cpu
-        print("this grader, jobs=1 ...", file=sys.stderr)
-        cpu = cpu_seconds()
-        one = run_ours(course, assignment, paths, 1)
-        one["memory"], one["cpu"] = sampler.mark(), cpu_seconds() - cpu
-        print(f"this grader, jobs={args.jobs} ...", file=sys.stderr)
-        cpu = cpu_seconds()
-        many = run_ours(course, assignment, paths, args.jobs)
-        many["memory"], many["cpu"] = sampler.mark(), cpu_seconds() - cpu
+        phases = {"nbgrader": measure(sampler, args.n, lambda: run_nbgrader(api, course_dir, list(students)))}
+        for suite in SUITES:
+            for jobs in (1, args.jobs):
+                print(f"this grader, {suite} suite, jobs={jobs} ...", file=sys.stderr)
+                phases[f"{suite}_jobs{jobs}"] = measure(
+                    sampler, args.n, lambda: run_ours(course, assignment, paths, jobs, suite))
+        report["parallel_probe"]["end"] = parallel_probe(args.jobs)
+        nb_verdicts = nbgrader_verdicts(course_dir, list(students))
+        report["sources_changed_during_run"] = sources_digest() != report["sources_sha256"]
+        if report["sources_changed_during_run"]:
+            print("WARNING: the grader's sources changed during the run", file=sys.stderr)
     finally:
         sampler.close()
         if not args.keep:
             shutil.rmtree(course_dir, ignore_errors=True)
-
-    check_ours(placed, one["results"])
-    check_ours(placed, many["results"])
-    for (student, sample, _) in placed:
-        score, maximum = nb["scores"][student]
-        if sample.kind == "correct" and score != maximum:
-            raise SystemExit(f"nbgrader gave the correct sample {student} {score}/{maximum}")
-
-    n = args.n
-    suite_one = [r.duration_seconds for r in one["results"]]
-    suite_many = [r.duration_seconds for r in many["results"]]
-    phases = {
-        "nbgrader_autograde": {
-            "seconds": round(nb["seconds"], 2), "submissions_per_minute": per_minute(n, nb["seconds"]),
-            "mean_seconds_per_submission": round(nb["seconds"] / n, 3),
-            "cpu_seconds_per_submission": round(nb["cpu"] / n, 3),
-            "mean_seconds_per_autograde_call": round(sum(nb["per_submission"]) / n, 3), "memory": nb["memory"]},
-        "ours_jobs1": {
-            "seconds": round(one["seconds"], 2), "submissions_per_minute": per_minute(n, one["seconds"]),
-            "mean_seconds_per_submission": round(one["seconds"] / n, 3),
-            "cpu_seconds_per_submission": round(one["cpu"] / n, 3), "memory": one["memory"]},
-        "ours_jobsJ": {
-            "jobs": args.jobs,
-            "seconds": round(many["seconds"], 2), "submissions_per_minute": per_minute(n, many["seconds"]),
-            "mean_seconds_per_submission": round(many["seconds"] / n, 3),
-            "cpu_seconds_per_submission": round(many["cpu"] / n, 3), "memory": many["memory"]},
-    }
-    first = one["results"][0]
-    target = 10
-    ratio_many = nb["seconds"] / many["seconds"]
-    report = {
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "command": "bench/bench_grading.py " + " ".join(sys.argv[1:]) if argv is None else " ".join(argv),
-        "machine": machine(),
-        "sandbox_defences": describe_defences(),
-        "n": n, "jobs": args.jobs,
-        "mix": {k: sum(s.kind == k for s in mix) for k in ("correct", "stub", "buggy")},
-        "release_seconds": round(release_seconds, 2),
-        "phases": phases,
-        "ratios": {"jobs1_vs_nbgrader": round(nb["seconds"] / one["seconds"], 3),
-                   "jobsJ_vs_nbgrader": round(ratio_many, 3),
-                   "target": target, "target_met": ratio_many >= target},
-        "hidden_suite": {
-            "mean_seconds_jobs1": round(sum(suite_one) / n, 3),
-            "mean_seconds_jobsJ": round(sum(suite_many) / n, 3),
-            "max_seconds_jobs1": round(max(suite_one), 3),
-            "what": "GradeResult.duration_seconds: parse notebook, start sandboxed worker, run the cells, "
-                    "run the whole hidden suite, score (measured inside the grading process)"},
-        "checks": {"nbgrader": nbgrader_checks,
-                   "ours": {"hidden_tests": len(first.tests),
-                            "property_tests": sum(t.kind == "property" for t in first.tests)}},
-        "memory_method": "psutil: a sampler process sums the RSS of this process and all its descendants "
-                         f"every {SAMPLE_PERIOD} s; peak per phase (shared pages are counted once per process)",
-        "submissions": [
-            {"student": student, "kind": sample.kind, "sample": sample.name,
-             "nbgrader_score": nb["scores"][student][0], "ours_score": r.score, "max_score": r.max_score,
-             "nbgrader_seconds": round(nb["per_submission"][i], 3), "ours_seconds_jobs1": r.duration_seconds}
-            for i, ((student, sample, _), r) in enumerate(zip(placed, one["results"]))],
-    }
+    summarise(report, students, phases, nb_verdicts)
     print(table(report))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
