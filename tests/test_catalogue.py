@@ -1,27 +1,42 @@
-"""The hidden suite of bpe_bytes is proven by what it catches.
+"""Every hidden suite is proven by what it catches.
 
-Reference: full marks. Stub: zero. Every plausible wrong implementation in the
-catalogue fails exactly the hidden tests it is listed with, and the feedback
-carries the hint that names its misconception.
+Reference: full marks. Stub: zero. Every plausible wrong implementation in an
+assignment's catalogue (autograder/samples/ID_buggy.py) fails exactly the hidden
+tests it is listed with, the feedback carries the hint that names its misconception,
+and no other function loses points.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import importlib.util
+
 import pytest
 
 from autograder import samples
+from autograder.course import load_course
 from autograder.grading.batch import grade_batch
 
-BUGGY = samples.catalogue("bpe_bytes", "buggy")
+COURSE = load_course()
+ASSIGNMENTS = [a for a in COURSE.assignments if importlib.util.find_spec(f"autograder.samples.{a}_buggy")]
+CASES = [(a, s) for a in ASSIGNMENTS for s in samples.catalogue(a, "buggy")]
+MINIMUM = {"bpe_bytes": 12}  # the foundation's bar; every other assignment: 8
 
 
 @pytest.fixture(scope="module")
-def graded(course, fast_bpe_bytes, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("catalogue")
-    corpus = [samples.correct("bpe_bytes"), samples.stub(fast_bpe_bytes), *BUGGY]
-    paths = [samples.build_notebook(fast_bpe_bytes, s, folder / f"{s.name}.ipynb") for s in corpus]
-    results = grade_batch(course, fast_bpe_bytes, paths, jobs=2)
-    return {sample.name: result for sample, result in zip(corpus, results)}
+def graded(course, tmp_path_factory):
+    """All samples of all assignments, one batch per assignment, graded once."""
+    out = {}
+    for assignment_id in ASSIGNMENTS:
+        assignment = course.assignment(assignment_id)
+        limits = dataclasses.replace(assignment.limits, call_seconds=3, load_seconds=10, submission_seconds=60)
+        assignment = dataclasses.replace(assignment, limits=limits)
+        folder = tmp_path_factory.mktemp(assignment_id)
+        corpus = [samples.correct(assignment_id), samples.stub(assignment), *samples.catalogue(assignment_id, "buggy")]
+        paths = [samples.build_notebook(assignment, s, folder / f"{s.name}.ipynb") for s in corpus]
+        for sample, result in zip(corpus, grade_batch(course, assignment, paths, jobs=2)):
+            out[assignment_id, sample.name] = result
+    return out
 
 
 def failing(result) -> set[str]:
@@ -34,26 +49,30 @@ def explain(result) -> str:
                      for t in result.tests if not t.passed)
 
 
-def test_catalogue_is_large_enough():
-    assert len(BUGGY) >= 12
-    assert len({s.name for s in BUGGY}) == len(BUGGY)
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_catalogue_is_large_enough(assignment_id):
+    buggy = samples.catalogue(assignment_id, "buggy")
+    assert len(buggy) >= MINIMUM.get(assignment_id, 8)
+    assert len({s.name for s in buggy}) == len(buggy)
 
 
-def test_reference_scores_full_marks(graded):
-    result = graded["correct"]
-    assert failing(result) == set()
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_reference_scores_full_marks(graded, assignment_id):
+    result = graded[assignment_id, "correct"]
+    assert failing(result) == set(), explain(result)
     assert result.score == result.max_score == 100
 
 
-def test_stub_scores_zero_and_says_not_implemented(graded):
-    result = graded["stub"]
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_stub_scores_zero_and_says_not_implemented(graded, assignment_id):
+    result = graded[assignment_id, "stub"]
     assert result.score == 0
-    assert all(t.outcome == "raised" and "NotImplementedError" in t.feedback for t in result.tests)
+    assert all(t.outcome == "raised" and "NotImplementedError" in t.feedback for t in result.tests), explain(result)
 
 
-@pytest.mark.parametrize("sample", BUGGY, ids=lambda s: s.name)
-def test_wrong_implementation_is_caught_by_its_test(graded, sample):
-    result = graded[sample.name]
+@pytest.mark.parametrize("assignment_id, sample", CASES, ids=[f"{a}-{s.name}" for a, s in CASES])
+def test_wrong_implementation_is_caught_by_its_test(graded, assignment_id, sample):
+    result = graded[assignment_id, sample.name]
     assert "grader_error" not in {t.outcome for t in result.tests}, explain(result)
     assert failing(result) == set(sample.failing), explain(result)
     assert 0 < result.score < result.max_score
@@ -61,10 +80,9 @@ def test_wrong_implementation_is_caught_by_its_test(graded, sample):
     assert any(sample.hint in hint for hint in hints), hints
 
 
-@pytest.mark.parametrize("sample", BUGGY, ids=lambda s: s.name)
-def test_only_the_buggy_function_loses_points(graded, sample):
-    result = graded[sample.name]
-    (function,) = sample.replace
+@pytest.mark.parametrize("assignment_id, sample", CASES, ids=[f"{a}-{s.name}" for a, s in CASES])
+def test_only_the_buggy_function_loses_points(graded, assignment_id, sample):
+    result = graded[assignment_id, sample.name]
     for name, (score, maximum) in result.by_function().items():
-        if name != function:
+        if name not in sample.replace:
             assert score == pytest.approx(maximum), f"{name}\n{explain(result)}"

@@ -12,9 +12,10 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from autograder.course import load_course
 from autograder.notebook.lesson import load_source_notebook, solution_functions, stub_source
 
-ASSIGNMENTS = ["bpe_bytes"]
+ASSIGNMENTS = list(load_course().assignments)
 
 
 def execute(notebook, tmp_path, allow_errors=False):

@@ -3,7 +3,8 @@
 - ``assignments/NAME/lesson.md``: the Spanish lesson. Prose becomes Markdown cells
   (a line ``+++`` starts a new one); fenced code blocks become code cells whose info
   string gives the role: ``python given``, ``python demo``, ``python solution FN``,
-  ``python checks FN`` or plain ``python`` (a free cell for the student).
+  ``python checks FN`` or plain ``python`` (a free cell for the student). An empty
+  ``given`` block is filled with the solution module's imports and constants.
 - ``solutions/NAME/solution.py``: the reference solution. Each ``solution FN`` block
   is filled with that function's source, its body between nbgrader's solution
   markers, so nbgrader's release keeps the signature and docstring and clears the rest.
@@ -123,13 +124,20 @@ def stub_source(function: FunctionSource) -> str:
     return f"{function.header}\n{stub}"
 
 
-def stub_module(solution_source: str, module_doc: str) -> str:
-    """The student's .py stub: the module docstring, then every graded function as a stub."""
-    parts = [f'"""{module_doc}"""']
+def solution_preamble(solution_source: str) -> str:
+    """The solution module's imports and top-level constants, in order (the given code)."""
     tree = ast.parse(solution_source)
-    imports = [ast.get_source_segment(solution_source, n) for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
-    if imports:
-        parts.append("\n".join(imports))
+    kept = [ast.get_source_segment(solution_source, node) for node in tree.body
+            if isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign))]
+    return "\n".join(kept)
+
+
+def stub_module(solution_source: str, module_doc: str) -> str:
+    """The student's .py stub: the module docstring, the given code, every graded function as a stub."""
+    parts = [f'"""{module_doc}"""']
+    preamble = solution_preamble(solution_source)
+    if preamble:
+        parts.append(preamble)
     parts += [stub_source(f) for f in solution_functions(solution_source).values()]
     return "\n\n\n".join(parts) + "\n"
 
@@ -150,6 +158,8 @@ def build_source_notebook(lesson_text: str, solution_source: str, points: dict[s
     counters: dict[str, int] = {}
     for block in blocks:
         counters[block.role] = counters.get(block.role, 0) + 1
+        if block.role == "given" and not block.text.strip():
+            block = Block("given", solution_preamble(solution_source))  # the solution's imports and constants
         cell = _make_cell(block, functions, points, counters[block.role])
         cell.id = f"{block.role}-{counters[block.role]}"  # stable ids: releases are reproducible
         notebook.cells.append(cell)
