@@ -22,8 +22,12 @@ from autograder.grading.visible import run_visible_checks
 from autograder.notebook.lesson import load_source_notebook
 from autograder.notebook.loader import SubmissionError, load_submission
 
-
-
+# Quiet, lean and isolated: no cache, no plugins from the environment, no tracebacks to format.
+PYTEST_ARGS = ["-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:unraisableexception",
+               "-p", "no:threadexception", "-p", "no:faulthandler", "-p", "no:junitxml", "-p", "no:doctest",
+               "-p", "no:pastebin", "-p", "no:stepwise", "-q", "--no-header", "--tb=no", "--import-mode=importlib",
+               "-W", "ignore::pytest.PytestAssertRewriteWarning"]
+SUITES = ("hidden", "visible")
 _release_cache: dict[str, object] = {}
 
 
@@ -33,8 +37,6 @@ def _release_notebook(assignment):
         _release_cache[assignment.id] = load_source_notebook(assignment)
     return _release_cache[assignment.id]
 
-
-SUITES = ("hidden", "visible")
 
 
 def grade_submission(course, assignment, submission: Path | str, suite: str = "hidden") -> GradeResult:
@@ -60,7 +62,7 @@ def grade_submission(course, assignment, submission: Path | str, suite: str = "h
     finally:
         session.close()
     load = _load_summary(program, session, assignment)
-    tests = score_tests(raw_tests, assignment.points, load.missing_functions)
+    tests = score_tests(raw_tests, assignment.points)
     return GradeResult(assignment.id, label, tests, load, assignment.max_score,
                        duration_seconds=round(time.monotonic() - started, 3))
 
@@ -72,10 +74,7 @@ def _run_hidden_suite(assignment, session: StudentSession):
         empty_ini = Path(scratch) / "pytest.ini"
         empty_ini.write_text("[pytest]\n")
         args = [str(suite), "-c", str(empty_ini), "--rootdir", str(suite.parent), "--confcutdir", str(suite.parent),
-                "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:unraisableexception", "-p", "no:threadexception",
-                "-p", "no:faulthandler", "-p", "no:junitxml", "-p", "no:doctest", "-p", "no:pastebin", "-p", "no:stepwise",
-                "-q", "--no-header", "--tb=no",
-                "--import-mode=importlib", "-W", "ignore::pytest.PytestAssertRewriteWarning"]
+                *PYTEST_ARGS]
         with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()):
             code = pytest.main(args, plugins=[plugin])
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or not plugin.tests:
@@ -101,7 +100,7 @@ def _describe_failed_cell(entry) -> str:
     return f"{entry['cell']}{where}: {error.type_name}{message}"
 
 
-def score_tests(raw_tests, points: dict[str, float], missing_functions=()) -> list[TestResult]:
+def score_tests(raw_tests, points: dict[str, float]) -> list[TestResult]:
     """Split each function's points among its tests by weight; apply `requires` gates."""
     weights: dict[str, float] = {}
     for raw in raw_tests:
