@@ -73,7 +73,9 @@ def _run_hidden_suite(assignment, session: StudentSession):
     with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as scratch:
         empty_ini = Path(scratch) / "pytest.ini"
         empty_ini.write_text("[pytest]\n")
-        args = [str(suite), "-c", str(empty_ini), "--rootdir", str(suite.parent), "--confcutdir", str(suite.parent),
+        # rootdir one level up: each suite imports as "<assignment>.test_hidden", so that the
+        # suites of several assignments graded in one process never share a module.
+        args = [str(suite), "-c", str(empty_ini), "--rootdir", str(suite.parent.parent), "--confcutdir", str(suite.parent),
                 *PYTEST_ARGS]
         with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()):
             code = pytest.main(args, plugins=[plugin])
