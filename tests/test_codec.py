@@ -67,6 +67,14 @@ def test_numpy_scalars_become_python_scalars():
     assert same(codec.decode_value(codec.encode_value(np.int64(7))), 7)
 
 
+def test_collections_dicts_travel_as_plain_dicts():
+    import collections
+
+    for value in (collections.Counter("abca"), collections.OrderedDict(a=1), collections.defaultdict(int, a=2)):
+        back = codec.decode_value(codec.encode_value(value))
+        assert type(back) is dict and back == dict(value)
+
+
 class LyingInt(int):
     def __eq__(self, other):
         return True

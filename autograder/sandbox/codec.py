@@ -61,8 +61,9 @@ def encode_value(value, depth: int = 0):
         items = sorted(value, key=_sort_key) if kind in (set, frozenset) else value
         tag = {list: "l", tuple: "t", set: "S", frozenset: "F"}[kind]
         return [tag, [encode_value(item, depth + 1) for item in items]]
-    if kind is dict:
-        return ["d", [[encode_value(k, depth + 1), encode_value(v, depth + 1)] for k, v in value.items()]]
+    if kind is dict or (isinstance(value, dict) and kind.__module__ == "collections"):
+        # Counter, defaultdict and OrderedDict are ordinary answers: they travel as plain dicts.
+        return ["d", [[encode_value(k, depth + 1), encode_value(v, depth + 1)] for k, v in dict.items(value)]]
     return _encode_numpy(value, depth)
 
 
