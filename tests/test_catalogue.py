@@ -25,18 +25,24 @@ MINIMUM = {"bpe_bytes": 12}  # the foundation's bar; every other assignment: 8
 
 @pytest.fixture(scope="module")
 def graded(course, tmp_path_factory):
-    """All samples of all assignments, one batch per assignment, graded once."""
-    out = {}
-    for assignment_id in ASSIGNMENTS:
-        assignment = course.assignment(assignment_id)
-        limits = dataclasses.replace(assignment.limits, call_seconds=3, load_seconds=10, submission_seconds=60)
-        assignment = dataclasses.replace(assignment, limits=limits)
-        folder = tmp_path_factory.mktemp(assignment_id)
-        corpus = [samples.correct(assignment_id), samples.stub(assignment), *samples.catalogue(assignment_id, "buggy")]
-        paths = [samples.build_notebook(assignment, s, folder / f"{s.name}.ipynb") for s in corpus]
-        for sample, result in zip(corpus, grade_batch(course, assignment, paths, jobs=2)):
-            out[assignment_id, sample.name] = result
-    return out
+    """graded(assignment_id) -> {sample name: result}: each assignment's samples in one batch,
+    graded the first time a test asks (so `-k ID` grades only that assignment)."""
+    cache: dict[str, dict] = {}
+
+    def results(assignment_id: str) -> dict:
+        if assignment_id not in cache:
+            assignment = course.assignment(assignment_id)
+            limits = dataclasses.replace(assignment.limits, call_seconds=3, load_seconds=10, submission_seconds=60)
+            assignment = dataclasses.replace(assignment, limits=limits)
+            folder = tmp_path_factory.mktemp(assignment_id)
+            corpus = [samples.correct(assignment_id), samples.stub(assignment),
+                      *samples.catalogue(assignment_id, "buggy")]
+            paths = [samples.build_notebook(assignment, s, folder / f"{s.name}.ipynb") for s in corpus]
+            batch = grade_batch(course, assignment, paths, jobs=2)
+            cache[assignment_id] = {s.name: r for s, r in zip(corpus, batch)}
+        return cache[assignment_id]
+
+    return results
 
 
 def failing(result) -> set[str]:
@@ -58,21 +64,21 @@ def test_catalogue_is_large_enough(assignment_id):
 
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
 def test_reference_scores_full_marks(graded, assignment_id):
-    result = graded[assignment_id, "correct"]
+    result = graded(assignment_id)["correct"]
     assert failing(result) == set(), explain(result)
     assert result.score == result.max_score == 100
 
 
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
 def test_stub_scores_zero_and_says_not_implemented(graded, assignment_id):
-    result = graded[assignment_id, "stub"]
+    result = graded(assignment_id)["stub"]
     assert result.score == 0
     assert all(t.outcome == "raised" and "NotImplementedError" in t.feedback for t in result.tests), explain(result)
 
 
 @pytest.mark.parametrize("assignment_id, sample", CASES, ids=[f"{a}-{s.name}" for a, s in CASES])
 def test_wrong_implementation_is_caught_by_its_test(graded, assignment_id, sample):
-    result = graded[assignment_id, sample.name]
+    result = graded(assignment_id)[sample.name]
     assert "grader_error" not in {t.outcome for t in result.tests}, explain(result)
     assert failing(result) == set(sample.failing), explain(result)
     assert 0 < result.score < result.max_score
@@ -82,7 +88,7 @@ def test_wrong_implementation_is_caught_by_its_test(graded, assignment_id, sampl
 
 @pytest.mark.parametrize("assignment_id, sample", CASES, ids=[f"{a}-{s.name}" for a, s in CASES])
 def test_only_the_buggy_function_loses_points(graded, assignment_id, sample):
-    result = graded[assignment_id, sample.name]
+    result = graded(assignment_id)[sample.name]
     for name, (score, maximum) in result.by_function().items():
         if name not in sample.replace:
             assert score == pytest.approx(maximum), f"{name}\n{explain(result)}"

@@ -1,0 +1,159 @@
+"""Plausible wrong implementations of `tokenizacion`: one misconception each.
+
+Most are *mutants*: the reference function with one edit, so each entry states exactly
+its mistake. The rest are written out whole, where the wrong idea changes the shape
+of the code. `failing` is the exact set of hidden tests each one must fail
+(tests/test_catalogue.py holds the suite to it); where a published check or a second
+specific test catches the same bug as the intended test, both are listed.
+"""
+
+from autograder.samples import Sample, reference_functions
+
+ASSIGNMENT = "tokenizacion"
+
+
+def mutant(name, description, function, edits, failing, hint) -> Sample:
+    """The reference `function` with each (old, new) edit applied; `old` must occur exactly once."""
+    reference = reference_functions(ASSIGNMENT)[function]
+    source = f"{reference.header}\n{reference.body}"
+    for old, new in edits:
+        if source.count(old) != 1:
+            raise ValueError(f"{name}: {old!r} occurs {source.count(old)} times in the reference {function}")
+        source = source.replace(old, new)
+    return Sample(name, "buggy", description, replace={function: source}, failing=frozenset(failing), hint=hint)
+
+
+def rewrite(name, description, source, failing, hint) -> Sample:
+    """A wrong implementation written out whole."""
+    function = source.split("def ", 1)[1].split("(", 1)[0]
+    return Sample(name, "buggy", description, replace={function: source.strip("\n")},
+                  failing=frozenset(failing), hint=hint)
+
+
+EMPTY_CHECK = "    if not tokens:\n        return 0.0\n"
+
+BUGGY = [
+    # --- tokenize_chars -----------------------------------------------------------------
+    mutant("tokenize_chars_strips_text", "strips the text before cutting it, losing whitespace at the ends",
+           "tokenize_chars", [("return list(text)", "return list(text.strip())")],
+           {"test_tokenize_chars_keeps_all_whitespace"}, "espacios del principio y del final"),
+    mutant("tokenize_chars_skips_spaces", "drops the spaces, as if they were not characters", "tokenize_chars",
+           [("return list(text)", 'return [c for c in text if c != " "]')],
+           {"test_tokenize_chars_published_sentence", "test_tokenize_chars_keeps_all_whitespace"},
+           "espacios incluidos"),
+    mutant("tokenize_chars_utf8_bytes", "one token per UTF-8 byte (mojibake) instead of per code point",
+           "tokenize_chars", [("return list(text)", 'return [chr(b) for b in text.encode("utf-8")]')],
+           {"test_tokenize_chars_non_ascii", "test_tokenize_chars_combining_marks"}, "no con sus bytes UTF-8"),
+    mutant("tokenize_chars_normalizes", "NFC-normalizes first, so e + U+0301 becomes a single é", "tokenize_chars",
+           [("return list(text)", 'import unicodedata\n    return list(unicodedata.normalize("NFC", text))')],
+           {"test_tokenize_chars_combining_marks"}, "no normalices"),
+    rewrite("tokenize_chars_groups_combining_marks", "attaches combining marks to the previous character", '''
+def tokenize_chars(text):
+    import unicodedata
+    tokens = []
+    for c in text:
+        if tokens and unicodedata.combining(c):
+            tokens[-1] += c
+        else:
+            tokens.append(c)
+    return tokens
+''', {"test_tokenize_chars_combining_marks"}, "dos tokens"),
+
+    # --- tokenize_words -----------------------------------------------------------------
+    mutant("tokenize_words_split_on_space", "split(' '): empty tokens, and tabs or newlines do not separate",
+           "tokenize_words", [("return text.split()", 'return text.split(" ")')],
+           {"test_tokenize_words_no_empty_tokens", "test_tokenize_words_any_whitespace"}, "No devuelvas tokens vacíos"),
+    mutant("tokenize_words_regex_split", "re.split(r'\\s+', text), as the seed's JavaScript: '' at the ends",
+           "tokenize_words", [("return text.split()", 'import re\n    return re.split(r"\\s+", text)')],
+           {"test_tokenize_words_no_empty_tokens"}, "no split(' ') ni re.split"),
+    mutant("tokenize_words_spaces_only", "split(' ') with the empty tokens filtered: only the space separates",
+           "tokenize_words", [("return text.split()", 'return [w for w in text.split(" ") if w]')],
+           {"test_tokenize_words_any_whitespace"}, "tabuladores y los saltos de línea"),
+    mutant("tokenize_words_letters_only", "keeps runs of word characters, dropping the punctuation",
+           "tokenize_words", [("return text.split()", 'import re\n    return re.findall(r"\\w+", text)')],
+           {"test_tokenize_words_keeps_punctuation"}, "la puntuación queda pegada"),
+    mutant("tokenize_words_lowercases", "lowercases the text before splitting (as seed 004, step 4, does)",
+           "tokenize_words", [("return text.split()", "return text.lower().split()")],
+           {"test_tokenize_words_published_sentence", "test_tokenize_words_keeps_case"}, "No cambies las mayúsculas"),
+
+    # --- build_vocab --------------------------------------------------------------------
+    mutant("build_vocab_sorted", "numbers the tokens in alphabetical order", "build_vocab",
+           [("(*specials, *tokens)", "(*specials, *sorted(tokens))")],
+           {"test_build_vocab_published_sentence", "test_build_vocab_first_appearance_order"}, "no el orden alfabético"),
+    mutant("build_vocab_specials_last", "appends the specials after the tokens", "build_vocab",
+           [("(*specials, *tokens)", "(*tokens, *specials)")],
+           {"test_build_vocab_published_sentence", "test_build_vocab_specials_first"}, "Los especiales van primero"),
+    mutant("build_vocab_ignores_specials", "always reserves [UNK] and ignores the `specials` argument", "build_vocab",
+           [("(*specials, *tokens)", '("[UNK]", *tokens)')],
+           {"test_build_vocab_specials_first"}, "Usa el parámetro `specials`"),
+    mutant("build_vocab_duplicates_get_new_ids", "gives every occurrence the next id, so repeated tokens move",
+           "build_vocab", [("        if token not in vocab:\n            vocab[token] = len(vocab)",
+                            "        vocab[token] = len(vocab)")],
+           {"test_build_vocab_no_duplicates"}, "conserva su primer id"),
+    rewrite("build_vocab_specials_not_deduplicated", "dedupes the tokens among themselves but numbers them after "
+            "the specials, so a special among the tokens gets a second id and leaves a hole", '''
+def build_vocab(tokens, specials=("[UNK]",)):
+    vocab = {special: i for i, special in enumerate(specials)}
+    for i, token in enumerate(dict.fromkeys(tokens)):
+        vocab[token] = len(specials) + i
+    return vocab
+''', {"test_build_vocab_no_duplicates"}, "un especial que también aparece"),
+
+    # --- encode -------------------------------------------------------------------------
+    rewrite("encode_grows_vocab", "adds unknown tokens to the vocabulary, as the seed's JavaScript does", '''
+def encode(tokens, vocab, unk="[UNK]"):
+    ids = []
+    for token in tokens:
+        if token not in vocab:
+            vocab[token] = len(vocab)
+        ids.append(vocab[token])
+    return ids
+''', {"test_encode_unknown_tokens_become_unk", "test_encode_unk_id_comes_from_vocab", "test_encode_custom_unk_name",
+      "test_encode_missing_unk_raises"}, "ni lo añadas al vocabulario"),
+    rewrite("encode_unk_is_zero", "vocab.get(token, 0): assumes [UNK] is id 0 and never checks it exists", '''
+def encode(tokens, vocab, unk="[UNK]"):
+    return [vocab.get(token, 0) for token in tokens]
+''', {"test_encode_unk_id_comes_from_vocab", "test_encode_missing_unk_raises"}, "no siempre 0"),
+    mutant("encode_hardcoded_unk", "looks up '[UNK]' instead of the `unk` argument", "encode",
+           [("unk_id = vocab[unk]", 'unk_id = vocab["[UNK]"]')],
+           {"test_encode_custom_unk_name"}, "Usa el parámetro `unk`"),
+    rewrite("encode_lazy_unk_lookup", "looks up vocab[unk] only when an unknown token shows up", '''
+def encode(tokens, vocab, unk="[UNK]"):
+    return [vocab[token] if token in vocab else vocab[unk] for token in tokens]
+''', {"test_encode_missing_unk_raises"}, "aunque todos los tokens sean conocidos"),
+
+    # --- decode -------------------------------------------------------------------------
+    rewrite("decode_by_position", "takes the id as a position in the vocabulary: list(vocab)[id]", '''
+def decode(ids, vocab):
+    tokens = list(vocab)
+    return [tokens[idx] for idx in ids]
+''', {"test_decode_inverse_lookup_not_position", "test_decode_unknown_id_raises"}, "no busques el token por su posición"),
+    mutant("decode_unknown_id_as_unk", "decodes an unknown id as '[UNK]' instead of raising KeyError", "decode",
+           [("id_to_token[idx] for idx in ids", 'id_to_token.get(idx, "[UNK]") for idx in ids')],
+           {"test_decode_unknown_id_raises"}, "KeyError"),
+    mutant("decode_joins_text", "joins the tokens into one string, as bpe_bytes' decode returns text", "decode",
+           [("return [id_to_token[idx] for idx in ids]", 'return " ".join(id_to_token[idx] for idx in ids)')],
+           # Every specific test fails or is gated, so the catch-all is not excused: decode earns nothing.
+           {"test_decode_published_sentence", "test_decode_inverse_lookup_not_position", "test_decode_matches_reference"},
+           "no un texto unido"),
+
+    # --- oov_rate -----------------------------------------------------------------------
+    mutant("oov_rate_divides_by_vocab_size", "divides by the size of the vocabulary", "oov_rate",
+           [("/ len(tokens)", "/ len(vocab)")],
+           {"test_oov_rate_divides_by_number_of_tokens"}, "no entre el tamaño del vocabulario"),
+    mutant("oov_rate_distinct_unknown_tokens", "counts each unknown token once, however often it appears", "oov_rate",
+           [("sum(token not in vocab for token in tokens)", "len({token for token in tokens if token not in vocab})")],
+           {"test_oov_rate_counts_occurrences"}, "Cuenta apariciones"),
+    mutant("oov_rate_distinct_tokens", "measures over the distinct tokens (a set) instead of the occurrences",
+           "oov_rate", [("for token in tokens)", "for token in set(tokens))"), ("/ len(tokens)", "/ len(set(tokens))")],
+           {"test_oov_rate_counts_occurrences"}, "Cuenta apariciones"),
+    mutant("oov_rate_divides_by_zero", "lets an empty list raise ZeroDivisionError", "oov_rate",
+           [(EMPTY_CHECK, "")], {"test_oov_rate_empty_list"}, "ZeroDivisionError"),
+    rewrite("oov_rate_counts_unk_ids", "counts the tokens that would be encoded as vocab['[UNK]']", '''
+def oov_rate(tokens, vocab):
+    if not tokens:
+        return 0.0
+    unk_id = vocab["[UNK]"]
+    return sum(vocab.get(token, unk_id) == unk_id for token in tokens) / len(tokens)
+''', {"test_oov_rate_vocab_without_unk"}, "no hace falta que el vocabulario tenga [UNK]"),
+]

@@ -1,0 +1,260 @@
+"""Plausible wrong implementations of `tokenizador_gpt`: one misconception each.
+
+Most are *mutants*: the reference function with one edit, so each entry states exactly
+its mistake. The rest are written out whole, where the wrong idea changes the shape
+of the code. `failing` is the exact set of hidden tests each one must fail
+(tests/test_catalogue.py holds the suite to it); where a basic test catches the same
+bug as the specific test, both are listed.
+"""
+
+from autograder.samples import Sample, reference_functions
+
+ASSIGNMENT = "tokenizador_gpt"
+
+
+def mutant(name, description, function, edits, failing, hint) -> Sample:
+    """The reference `function` with each (old, new) edit applied; `old` must occur exactly once."""
+    reference = reference_functions(ASSIGNMENT)[function]
+    source = f"{reference.header}\n{reference.body}"
+    for old, new in edits:
+        if source.count(old) != 1:
+            raise ValueError(f"{name}: {old!r} occurs {source.count(old)} times in the reference {function}")
+        source = source.replace(old, new)
+    return Sample(name, "buggy", description, replace={function: source}, failing=frozenset(failing), hint=hint)
+
+
+def rewrite(name, description, source, failing, hint) -> Sample:
+    """A wrong implementation written out whole."""
+    function = source.split("def ", 1)[1].split("(", 1)[0]
+    return Sample(name, "buggy", description, replace={function: source.strip("\n")},
+                  failing=frozenset(failing), hint=hint)
+
+
+VOCAB_CHECK = '    if vocab_size < 256:\n        raise ValueError(f"vocab_size debe ser al menos 256, no {vocab_size}")\n'
+NO_PAIRS = "        if not stats:\n            break\n"
+RAISE_RULE = '    if allowed_special != "none":\n'
+
+BUGGY = [
+    # --- pretokenize --------------------------------------------------------------------
+    mutant("pretokenize_gpt2_default", "defaults to the GPT-2 pattern instead of GPT-4's", "pretokenize",
+           [("def pretokenize(text, pattern=GPT4_SPLIT_PATTERN):", "def pretokenize(text, pattern=GPT2_SPLIT_PATTERN):")],
+           {"test_pretokenize_gpt4_default"}, "GPT4_SPLIT_PATTERN"),
+    mutant("pretokenize_drops_whitespace", "keeps only the chunks that are not pure whitespace", "pretokenize",
+           [("return regex.findall(pattern, text)", "return [c for c in regex.findall(pattern, text) if c.strip()]")],
+           {"test_pretokenize_keeps_whitespace"}, "espacios"),
+
+    # --- train_regex_bpe ----------------------------------------------------------------
+    mutant("train_regex_bpe_pairs_cross_chunks", "trains on the bytes of the whole text, ignoring the chunks",
+           "train_regex_bpe",
+           [('chunks = [list(chunk.encode("utf-8")) for chunk in pretokenize(text, pattern)]',
+             'chunks = [list(text.encode("utf-8"))]')],
+           {"test_train_regex_bpe_pairs_stay_in_chunks", "test_train_regex_bpe_gpt4_default",
+            "test_train_regex_bpe_stops_when_no_pair_left"}, "nunca cruzan"),
+    mutant("train_regex_bpe_smallest_pair_ties", "breaks ties by the smallest pair instead of the first occurrence",
+           "train_regex_bpe",
+           [("pair = max(stats, key=stats.get)", "pair = min(stats, key=lambda p: (-stats[p], p))")],
+           {"test_train_regex_bpe_published_example", "test_train_regex_bpe_tie_rule"}, "primera aparición"),
+    rewrite("train_regex_bpe_chunks_by_frequency", "counts each distinct chunk once, most frequent chunk first", '''
+def train_regex_bpe(text, vocab_size, pattern=GPT4_SPLIT_PATTERN):
+    from collections import Counter
+    if vocab_size < 256:
+        raise ValueError("vocab_size < 256")
+    counted = Counter(pretokenize(text, pattern)).most_common()
+    chunks = [list(chunk.encode("utf-8")) for chunk, _ in counted]
+    freqs = [n for _, n in counted]
+    merges = {}
+    for idx in range(256, vocab_size):
+        stats = {}
+        for ids, n in zip(chunks, freqs):
+            for pair in zip(ids, ids[1:]):
+                stats[pair] = stats.get(pair, 0) + n
+        if not stats:
+            break
+        pair = max(stats, key=stats.get)
+        merges[pair] = idx
+        for k, ids in enumerate(chunks):
+            out, i = [], 0
+            while i < len(ids):
+                if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+                    out.append(idx)
+                    i += 2
+                else:
+                    out.append(ids[i])
+                    i += 1
+            chunks[k] = out
+    return merges
+''', {"test_train_regex_bpe_tie_rule"}, "sin ordenar ni agrupar"),
+    rewrite("train_regex_bpe_stops_on_total_length", "stops when fewer than two ids remain in total, not when no pair is left", '''
+def train_regex_bpe(text, vocab_size, pattern=GPT4_SPLIT_PATTERN):
+    if vocab_size < 256:
+        raise ValueError("vocab_size < 256")
+    chunks = [list(chunk.encode("utf-8")) for chunk in pretokenize(text, pattern)]
+    merges = {}
+    for idx in range(256, vocab_size):
+        if sum(len(ids) for ids in chunks) < 2:
+            break
+        stats = {}
+        for ids in chunks:
+            for pair in zip(ids, ids[1:]):
+                stats[pair] = stats.get(pair, 0) + 1
+        pair = max(stats, key=stats.get)
+        merges[pair] = idx
+        for k, ids in enumerate(chunks):
+            out, i = [], 0
+            while i < len(ids):
+                if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+                    out.append(idx)
+                    i += 2
+                else:
+                    out.append(ids[i])
+                    i += 1
+            chunks[k] = out
+    return merges
+''', {"test_train_regex_bpe_stops_when_no_pair_left"}, "ningún par"),
+    mutant("train_regex_bpe_ignores_pattern", "always chunks with the default pattern", "train_regex_bpe",
+           [("in pretokenize(text, pattern)", "in pretokenize(text)")],
+           {"test_train_regex_bpe_uses_pattern"}, "`pattern` que recibes"),
+    mutant("train_regex_bpe_code_points", "trains on ord() of characters instead of UTF-8 bytes", "train_regex_bpe",
+           [('list(chunk.encode("utf-8"))', "[ord(c) for c in chunk]")],
+           {"test_train_regex_bpe_uses_utf8_bytes"}, "bytes UTF-8"),
+    mutant("train_regex_bpe_accepts_small_vocab", "returns no merges instead of rejecting vocab_size < 256",
+           "train_regex_bpe", [(VOCAB_CHECK, "")], {"test_train_regex_bpe_rejects_small_vocab"}, "ValueError"),
+
+    # --- encode_ordinary ----------------------------------------------------------------
+    mutant("encode_ordinary_whole_text", "BPE-encodes the whole text without chunking it", "encode_ordinary",
+           [("for chunk in pretokenize(text, pattern):", "for chunk in [text]:")],
+           {"test_encode_ordinary_chunks_first", "test_encode_ordinary_gpt4_default"}, "una fusión nunca une"),
+    rewrite("encode_ordinary_by_frequency", "merges the most frequent known pair of each chunk, not the lowest merge id", '''
+def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
+    out = []
+    for chunk in pretokenize(text, pattern):
+        ids = list(chunk.encode("utf-8"))
+        while len(ids) >= 2:
+            counts = {}
+            for pair in zip(ids, ids[1:]):
+                if pair in merges:
+                    counts[pair] = counts.get(pair, 0) + 1
+            if not counts:
+                break
+            pair = max(counts, key=counts.get)
+            merged, i = [], 0
+            while i < len(ids):
+                if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+                    merged.append(merges[pair])
+                    i += 2
+                else:
+                    merged.append(ids[i])
+                    i += 1
+            ids = merged
+        out.extend(ids)
+    return out
+''', {"test_encode_ordinary_lowest_merge_id_not_frequency"}, "id de fusión más bajo"),
+    rewrite("encode_ordinary_in_dict_order", "applies the merges in the dict's iteration order", '''
+def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
+    out = []
+    for chunk in pretokenize(text, pattern):
+        ids = list(chunk.encode("utf-8"))
+        for pair, idx in merges.items():
+            merged, i = [], 0
+            while i < len(ids):
+                if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+                    merged.append(idx)
+                    i += 2
+                else:
+                    merged.append(ids[i])
+                    i += 1
+            ids = merged
+        out.extend(ids)
+    return out
+''', {"test_encode_ordinary_ignores_dict_order"}, "orden del diccionario"),
+    mutant("encode_ordinary_ignores_pattern", "always chunks with the default pattern", "encode_ordinary",
+           [("in pretokenize(text, pattern)", "in pretokenize(text)")],
+           {"test_encode_ordinary_uses_pattern"}, "`pattern` que recibes"),
+
+    # --- encode -------------------------------------------------------------------------
+    mutant("encode_shortest_special_first", "tries the shortest special token first where two overlap", "encode",
+           [("sorted(allowed, key=len, reverse=True)", "sorted(allowed, key=len)")],
+           {"test_encode_longest_special_wins"}, "gana el más largo"),
+    mutant("encode_none_raises", "raises for special tokens with allowed_special='none' too", "encode",
+           [(RAISE_RULE, "    if True:\n")],
+           {"test_encode_none_treats_specials_as_text"}, "sin lanzar ningún error"),
+    mutant("encode_set_allows_unlisted", "with a set, encodes unlisted special tokens as text instead of raising "
+           "(minbpe's behaviour)", "encode",
+           [(RAISE_RULE, '    if allowed_special == "none_raise":\n')],
+           {"test_encode_set_rejects_unlisted"}, "cualquier otro especial"),
+    mutant("encode_none_raise_silent", "treats the default 'none_raise' like 'none'", "encode",
+           [(RAISE_RULE, "    if isinstance(allowed_special, (set, frozenset)):\n")],
+           {"test_encode_none_raise_rejects_specials"}, "lanza ValueError"),
+    mutant("encode_specials_unescaped", "builds the special-token regex without escaping the names", "encode",
+           [("regex.escape(name)", "name")],
+           {"test_encode_all_specials", "test_encode_set_encodes_listed", "test_encode_longest_special_wins"},
+           "regex.escape"),
+
+    # --- decode -------------------------------------------------------------------------
+    mutant("decode_strict_utf8", "decodes with errors='strict'", "decode",
+           [('.decode("utf-8", errors="replace")', '.decode("utf-8")')],
+           {"test_decode_invalid_utf8_is_replaced"}, "errors='replace'"),
+    mutant("decode_ignores_special_ids", "looks ids up in vocab only", "decode",
+           [("        elif idx in special_bytes:\n            parts.append(special_bytes[idx])\n", "")],
+           {"test_decode_special_ids"}, "nombre del especial"),
+    mutant("decode_skips_unknown_ids", "skips ids it does not know instead of raising KeyError", "decode",
+           [("            raise KeyError(idx)", "            continue")],
+           {"test_decode_unknown_id_raises"}, "KeyError"),
+    rewrite("decode_token_by_token", "decodes each token separately, splitting multi-byte characters", '''
+def decode(ids, vocab, special_tokens):
+    names = {idx: name for name, idx in special_tokens.items()}
+    return "".join(names[idx] if idx in names else vocab[idx].decode("utf-8", errors="replace") for idx in ids)
+''', {"test_decode_characters_split_across_tokens"}, "un carácter puede repartirse"),
+
+    # --- recover_merges -----------------------------------------------------------------
+    rewrite("recover_merges_first_split", "takes the first split whose halves are older tokens, not the BPE split", '''
+def recover_merges(mergeable_ranks):
+    merges = {}
+    for token, rank in mergeable_ranks.items():
+        for k in range(1, len(token)):
+            left, right = mergeable_ranks.get(token[:k], rank), mergeable_ranks.get(token[k:], rank)
+            if left < rank and right < rank:
+                merges[left, right] = rank
+                break
+    return merges
+''', {"test_recover_merges_bpe_split_not_first_split"}, "primer corte"),
+    rewrite("recover_merges_byte_values", "names single-byte parents by their byte value, not by their rank", '''
+def recover_merges(mergeable_ranks):
+    merges = {}
+    rank_of = mergeable_ranks.get
+    for token, rank in mergeable_ranks.items():
+        if len(token) < 2:
+            continue
+        parts = [token[i:i + 1] for i in range(len(token))]
+        while len(parts) > 2:
+            best, best_rank = None, rank
+            for i in range(len(parts) - 1):
+                r = rank_of(parts[i] + parts[i + 1], rank)
+                if r < best_rank:
+                    best, best_rank = i, r
+            if best is None:
+                break
+            parts[best:best + 2] = [parts[best] + parts[best + 1]]
+        left, right = (p[0] if len(p) == 1 else mergeable_ranks[p] for p in parts)
+        merges[left, right] = rank
+    return merges
+''', {"test_recover_merges_byte_permutation"}, "propio rango"),
+    rewrite("recover_merges_assumes_sorted_table", "re-encodes each token with the merges found so far, "
+            "which needs the table sorted by rank", '''
+def recover_merges(mergeable_ranks):
+    merges = {}
+    for token, rank in mergeable_ranks.items():
+        if len(token) < 2:
+            continue
+        ids = [mergeable_ranks[token[i:i + 1]] for i in range(len(token))]
+        while len(ids) > 2:
+            pairs = list(zip(ids, ids[1:]))
+            pair = min(pairs, key=lambda p: merges.get(p, float("inf")))
+            if pair not in merges:
+                break
+            i = pairs.index(pair)
+            ids[i:i + 2] = [merges[pair]]
+        merges[ids[0], ids[1]] = rank
+    return merges
+''', {"test_recover_merges_unordered_table"}, "cualquier orden"),
+]

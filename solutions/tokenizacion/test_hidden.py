@@ -1,0 +1,343 @@
+"""Hidden suite for `tokenizacion`.
+
+One misconception per test, each with its Spanish hint. A test that a do-nothing
+function could pass (an error case, an empty answer) `requires` the function's basic
+test. Fixed cases are never shown to the student; the `property` tests compare with the
+reference on generated input and may show their shrunk counterexample. The six
+functions are independent (none calls another), so no DEPENDS_ON is needed.
+
+The basic tests are built so that each catalogued mistake fails the test that names it
+and, where possible, no other: e.g. the basic `oov_rate` case has as many tokens as the
+vocabulary has entries, so dividing by the vocabulary size is charged only by
+`test_oov_rate_divides_by_number_of_tokens`.
+"""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from autograder.grading.plugin import Feedback
+
+grade = pytest.mark.grade
+
+SENTENCE = "La paciente tiene fiebre alta"  # seed 004, step 2
+WORDS = ["La", "paciente", "tiene", "fiebre", "alta"]
+SENTENCE_VOCAB = {"[UNK]": 0, "La": 1, "paciente": 2, "tiene": 3, "fiebre": 4, "alta": 5}
+
+texts = (st.text(alphabet=" \t\n\r\u00a0ab\u00f1\u00e9e\u0301\U0001F642.,", max_size=20)
+         | st.text(max_size=20))
+POOL = ["la", "La", "fiebre", "alta", "tos", "[UNK]", "[PAD]", "a"]
+token_lists = st.lists(st.sampled_from(POOL), max_size=10)
+special_tuples = st.lists(st.sampled_from(["[UNK]", "[PAD]", "[BOS]", "<unk>"]), unique=True, max_size=3).map(tuple)
+
+
+def expect_type(value, kind, what):
+    if type(value) is not kind:
+        raise Feedback(f"{what} debe devolver un {kind.__name__}, no un {type(value).__name__}.")
+
+
+@st.composite
+def shuffled_vocabs(draw):
+    """A vocabulary whose ids are a permutation, not the insertion order, and ids from it."""
+    words = draw(st.lists(st.sampled_from(POOL), unique=True, min_size=1, max_size=6))
+    ids = draw(st.permutations(range(len(words))))
+    vocab = dict(zip(words, ids))
+    return vocab, draw(st.lists(st.sampled_from(sorted(vocab.values())), max_size=8))
+
+
+# --- tokenize_chars ---------------------------------------------------------------------
+
+@grade("tokenize_chars", weight=2, hint="Cada carácter del texto, espacios incluidos, es un token: basta con list(text).")
+def test_tokenize_chars_published_sentence(student):
+    """la frase del ejemplo da 29 tokens de carácter"""
+    result = student.tokenize_chars(SENTENCE)
+    expect_type(result, list, "tokenize_chars")
+    assert result == ["L", "a", " ", "p", "a", "c", "i", "e", "n", "t", "e", " ", "t", "i", "e", "n", "e", " ",
+                      "f", "i", "e", "b", "r", "e", " ", "a", "l", "t", "a"]
+
+
+@grade("tokenize_chars", hint="No limpies el texto: los espacios del principio y del final, los tabuladores y los "
+                              "saltos de línea también son caracteres y cada uno es un token.")
+def test_tokenize_chars_keeps_all_whitespace(student):
+    """conserva los espacios de los extremos, tabuladores y saltos de línea"""
+    assert student.tokenize_chars("  tos\tseca\n") == [" ", " ", "t", "o", "s", "\t", "s", "e", "c", "a", "\n"]
+
+
+@grade("tokenize_chars", hint="Trabaja con los caracteres del str, no con sus bytes UTF-8: la ñ, la ú o un emoji "
+                              "son un solo token cada uno.")
+def test_tokenize_chars_non_ascii(student):
+    """la ñ, las tildes y los emoji son un token cada uno"""
+    assert student.tokenize_chars("ñandú🙂") == ["ñ", "a", "n", "d", "ú", "🙂"]
+
+
+@grade("tokenize_chars", hint="Un token por punto de código: no normalices ni agrupes. 'e' seguida de la tilde "
+                              "combinante U+0301 son dos tokens, aunque se vean como una sola é.")
+def test_tokenize_chars_combining_marks(student):
+    """una tilde combinante o un modificador de emoji son puntos de código propios"""
+    assert student.tokenize_chars("cafe\u0301") == ["c", "a", "f", "e", "\u0301"]
+    assert student.tokenize_chars("👍🏽") == ["👍", "🏽"]
+
+
+@grade("tokenize_chars", weight=2, hint="Compara con el contraejemplo: un token por cada punto de código, sin quitar ni "
+                                        "juntar nada.", backstop=True)
+@settings(max_examples=25)
+@given(text=texts)
+def test_tokenize_chars_matches_reference(student, reference, text):
+    """coincide con la referencia en textos generados"""
+    assert student.tokenize_chars(text) == reference.tokenize_chars(text)
+
+
+# --- tokenize_words ---------------------------------------------------------------------
+
+@grade("tokenize_words", weight=2, hint="Separa el texto por los espacios en blanco con text.split().")
+def test_tokenize_words_published_sentence(student):
+    """la frase del ejemplo da 5 palabras"""
+    result = student.tokenize_words(SENTENCE)
+    expect_type(result, list, "tokenize_words")
+    assert result == WORDS
+
+
+@grade("tokenize_words", hint="No devuelvas tokens vacíos: varios espacios seguidos, o espacios al principio o al "
+                              "final, no crean palabras. Usa text.split() sin argumentos, no split(' ') ni re.split.")
+def test_tokenize_words_no_empty_tokens(student):
+    """varios espacios seguidos o en los extremos no crean tokens vacíos"""
+    assert student.tokenize_words("la  paciente   tiene fiebre") == ["la", "paciente", "tiene", "fiebre"]
+    assert student.tokenize_words("  fiebre alta  ") == ["fiebre", "alta"]
+    assert student.tokenize_words("") == []
+    assert student.tokenize_words("   ") == []
+
+
+@grade("tokenize_words", hint="Los tabuladores y los saltos de línea también separan palabras, no solo el espacio: "
+                              "text.split() sin argumentos corta por cualquier espacio en blanco.")
+def test_tokenize_words_any_whitespace(student):
+    """tabuladores y saltos de línea también separan palabras"""
+    assert student.tokenize_words("la\tpaciente\ntiene\r\nfiebre") == ["la", "paciente", "tiene", "fiebre"]
+
+
+@grade("tokenize_words", hint="Solo se corta por los espacios en blanco: la puntuación queda pegada a su palabra "
+                              "(no uses una expresión regular que se quede solo con letras).")
+def test_tokenize_words_keeps_punctuation(student):
+    """la puntuación queda pegada a la palabra"""
+    assert student.tokenize_words("¡hola, doctora! ¿fiebre?") == ["¡hola,", "doctora!", "¿fiebre?"]
+
+
+@grade("tokenize_words", hint="No cambies las mayúsculas: 'La' y 'la' son tokens distintos. Tokenizar no es "
+                              "normalizar el texto.")
+def test_tokenize_words_keeps_case(student):
+    """conserva mayúsculas y minúsculas"""
+    assert student.tokenize_words("Fiebre ALTA") == ["Fiebre", "ALTA"]
+
+
+@grade("tokenize_words", weight=2, hint="Compara con el contraejemplo: el resultado debe ser el de text.split().",
+       backstop=True)
+@settings(max_examples=25)
+@given(text=texts)
+def test_tokenize_words_matches_reference(student, reference, text):
+    """coincide con la referencia en textos generados"""
+    assert student.tokenize_words(text) == reference.tokenize_words(text)
+
+
+# --- build_vocab ------------------------------------------------------------------------
+
+@grade("build_vocab", weight=2, hint="Primero los especiales ([UNK] recibe el 0) y después cada token nuevo recibe el "
+                                     "siguiente id: 1, 2, 3...")
+def test_build_vocab_published_sentence(student):
+    """vocabulario de las 5 palabras de la frase del ejemplo"""
+    result = student.build_vocab(list(WORDS))
+    expect_type(result, dict, "build_vocab")
+    assert result == SENTENCE_VOCAB
+
+
+@grade("build_vocab", weight=2, hint="Los ids siguen el orden de primera aparición en `tokens`, no el orden alfabético: "
+                                     "no ordenes los tokens.")
+def test_build_vocab_first_appearance_order(student):
+    """los ids siguen el orden de primera aparición, no el alfabético"""
+    tokens = ["tos", "alta", "fiebre", "Dolor"]
+    result = student.build_vocab(list(tokens))
+    # Only the order of the tokens among themselves: where the specials go is charged by another test.
+    ids = [result[token] for token in tokens]
+    assert ids == list(range(ids[0], ids[0] + len(tokens)))
+
+
+@grade("build_vocab", weight=2, hint="Los especiales van primero, en el orden de `specials` (ids 0, 1, ...), y los tokens "
+                                     "después. Usa el parámetro `specials`: puede traer otros especiales o ninguno.")
+def test_build_vocab_specials_first(student):
+    """los especiales reciben los primeros ids, en su orden"""
+    assert student.build_vocab(["hola", "mundo"], specials=("[PAD]", "[UNK]", "[BOS]")) == {
+        "[PAD]": 0, "[UNK]": 1, "[BOS]": 2, "hola": 3, "mundo": 4}
+    assert student.build_vocab(["hola", "mundo"], specials=()) == {"hola": 0, "mundo": 1}
+
+
+@grade("build_vocab", weight=2, hint="Un token que ya está en el vocabulario (repetido, o un especial que también aparece "
+                                     "entre los tokens) conserva su primer id y no gasta otro: los ids van de 0 a n - 1 "
+                                     "sin huecos. Comprueba si ya está antes de darle id.")
+def test_build_vocab_no_duplicates(student):
+    """un token repetido, o un especial entre los tokens, conserva su primer id"""
+    # Tokens whose first appearance is also alphabetical, and specials first or last give the same
+    # checks: only the duplicates are charged here.
+    repeated = student.build_vocab(["el", "gato", "el", "perro", "gato", "el"])
+    assert set(repeated) == {"[UNK]", "el", "gato", "perro"}
+    assert sorted(repeated.values()) == [0, 1, 2, 3]
+    assert repeated["el"] < repeated["gato"] < repeated["perro"]
+    special = student.build_vocab(["fiebre", "[UNK]", "la"])
+    assert set(special) == {"[UNK]", "fiebre", "la"}
+    assert sorted(special.values()) == [0, 1, 2]
+    assert special["fiebre"] < special["la"]
+
+
+@grade("build_vocab", weight=2, hint="Compara con el contraejemplo: especiales primero, luego los tokens por primera "
+                                     "aparición, ids 0..n-1 sin repetir ningún token.", backstop=True)
+@settings(max_examples=25)
+@given(tokens=token_lists, specials=special_tuples)
+def test_build_vocab_matches_reference(student, reference, tokens, specials):
+    """coincide con la referencia en listas generadas"""
+    assert student.build_vocab(list(tokens), specials) == reference.build_vocab(list(tokens), specials)
+
+
+# --- encode -----------------------------------------------------------------------------
+
+@grade("encode", weight=2, hint="Cambia cada token por su id: vocab[token].")
+def test_encode_published_sentence(student):
+    """codifica las palabras de la frase del ejemplo"""
+    result = student.encode(list(WORDS), dict(SENTENCE_VOCAB))
+    expect_type(result, list, "encode")
+    assert result == [1, 2, 3, 4, 5]
+
+
+@grade("encode", weight=2, hint="Un token que no está en el vocabulario se codifica con el id de `unk`: no lo quites de "
+                                "la lista ni lo añadas al vocabulario.")
+def test_encode_unknown_tokens_become_unk(student):
+    """un token desconocido se codifica como [UNK]"""
+    vocab = dict(SENTENCE_VOCAB)
+    assert student.encode(["La", "paciente", "tiene", "gripe", "alta"], vocab) == [1, 2, 3, 0, 5]
+    assert vocab == SENTENCE_VOCAB
+
+
+@grade("encode", weight=2, hint="El id de `unk` es vocab[unk], no siempre 0: búscalo en el vocabulario (no uses "
+                                "vocab.get(token, 0)).")
+def test_encode_unk_id_comes_from_vocab(student):
+    """el id de [UNK] se busca en el vocabulario, no se supone 0"""
+    assert student.encode(["fiebre", "tos"], {"[PAD]": 0, "[UNK]": 1, "fiebre": 2}) == [2, 1]
+
+
+@grade("encode", hint="Usa el parámetro `unk`: el token desconocido puede llamarse de otra forma que '[UNK]'.")
+def test_encode_custom_unk_name(student):
+    """respeta el nombre del token desconocido que se pasa en unk"""
+    assert student.encode(["fiebre", "tos"], {"<unk>": 0, "fiebre": 1}, unk="<unk>") == [1, 0]
+
+
+@grade("encode", weight=2, hint="Si `unk` no está en el vocabulario lanza KeyError siempre, aunque todos los tokens "
+                                "sean conocidos: busca vocab[unk] al principio, antes de recorrer los tokens.")
+@pytest.mark.requires("test_encode_published_sentence")
+def test_encode_missing_unk_raises(student):
+    """sin unk en el vocabulario lanza KeyError, aunque todos los tokens sean conocidos"""
+    with pytest.raises(KeyError):
+        student.encode(["fiebre", "alta"], {"fiebre": 0, "alta": 1})
+    with pytest.raises(KeyError):
+        student.encode(["fiebre", "tos"], {"fiebre": 0, "alta": 1})
+
+
+@grade("encode", weight=2, hint="Compara con el contraejemplo: vocab[token] si está, vocab[unk] si no.", backstop=True)
+@settings(max_examples=25)
+@given(known=token_lists, tokens=token_lists, specials=special_tuples)
+def test_encode_matches_reference(student, reference, known, tokens, specials):
+    """coincide con la referencia en listas generadas"""
+    vocab = reference.build_vocab(list(known), specials + ("[UNK]",))
+    assert student.encode(list(tokens), dict(vocab)) == reference.encode(list(tokens), vocab)
+
+
+# --- decode -----------------------------------------------------------------------------
+
+@grade("decode", weight=2, hint="decode devuelve la lista de tokens (no un texto unido): cambia cada id por el token "
+                                "que tiene ese id en el vocabulario.")
+def test_decode_published_sentence(student):
+    """decodifica los ids de la frase del ejemplo"""
+    result = student.decode([1, 2, 3, 0, 5], dict(SENTENCE_VOCAB))
+    expect_type(result, list, "decode")
+    assert result == ["La", "paciente", "tiene", "[UNK]", "alta"]
+
+
+@grade("decode", weight=2, hint="Construye el diccionario inverso {id: token} a partir de vocab.items(): no busques el "
+                                "token por su posición en el vocabulario (list(vocab)[id]).")
+def test_decode_inverse_lookup_not_position(student):
+    """busca el token por su id, no por su posición en el diccionario"""
+    vocab = {"fiebre": 2, "[UNK]": 0, "tos": 7, "alta": 1}
+    assert student.decode([7, 2, 1, 0, 2], vocab) == ["tos", "fiebre", "alta", "[UNK]", "fiebre"]
+
+
+@grade("decode", weight=2, hint="Un id que no está en el vocabulario debe lanzar KeyError: indexa el diccionario "
+                                "inverso (sin .get con valor por defecto).")
+@pytest.mark.requires("test_decode_published_sentence")
+def test_decode_unknown_id_raises(student):
+    """un id desconocido lanza KeyError"""
+    with pytest.raises(KeyError):
+        student.decode([1, 99], dict(SENTENCE_VOCAB))
+    with pytest.raises(KeyError):
+        student.decode([-1], dict(SENTENCE_VOCAB))
+
+
+@grade("decode", weight=2, hint="Compara con el contraejemplo: cada id se cambia por el token que tiene ese id.",
+       backstop=True)
+@settings(max_examples=25)
+@given(case=shuffled_vocabs())
+def test_decode_matches_reference(student, reference, case):
+    """coincide con la referencia en vocabularios generados"""
+    vocab, ids = case
+    assert student.decode(list(ids), dict(vocab)) == reference.decode(list(ids), vocab)
+
+
+# --- oov_rate ---------------------------------------------------------------------------
+
+@grade("oov_rate", weight=2, hint="La tasa es (tokens que no están en vocab) / (número de tokens): un float entre 0 y 1, "
+                                  "no un porcentaje.")
+def test_oov_rate_basic(student):
+    """fracción de tokens fuera del vocabulario"""
+    # 6 tokens and 6 vocabulary entries, all tokens distinct: only the numerator is tested here.
+    result = student.oov_rate(["La", "paciente", "tiene", "fiebre", "muy", "alta"], dict(SENTENCE_VOCAB))
+    expect_type(result, float, "oov_rate")
+    assert result == pytest.approx(1 / 6)
+
+
+@grade("oov_rate", weight=2, hint="Cuenta apariciones, no tokens distintos: un token desconocido que aparece tres veces "
+                                  "cuenta tres veces, y se divide entre todos los tokens (repetidos incluidos).")
+def test_oov_rate_counts_occurrences(student):
+    """cada aparición de un token desconocido cuenta"""
+    # 4 tokens and 4 vocabulary entries: dividing by the vocabulary size is not charged here.
+    vocab = {"[UNK]": 0, "fiebre": 1, "alta": 2, "dolor": 3}
+    assert student.oov_rate(["tos", "tos", "tos", "fiebre"], vocab) == pytest.approx(3 / 4)
+
+
+@grade("oov_rate", weight=2, hint="Divide entre el número de tokens de la lista, no entre el tamaño del vocabulario.")
+def test_oov_rate_divides_by_number_of_tokens(student):
+    """divide entre el número de tokens, no entre el tamaño del vocabulario"""
+    assert student.oov_rate(["tos", "fiebre"], dict(SENTENCE_VOCAB)) == pytest.approx(1 / 2)
+
+
+@grade("oov_rate", hint="Un token está fuera del vocabulario si no es una clave de vocab; no hace falta que el "
+                        "vocabulario tenga [UNK] (no pases por encode ni busques vocab['[UNK]']).")
+def test_oov_rate_vocab_without_unk(student):
+    """funciona con un vocabulario sin [UNK]"""
+    # 4 tokens and 4 vocabulary entries, as in the other fixed cases.
+    vocab = {"fiebre": 0, "alta": 1, "dolor": 2, "tos": 3}
+    assert student.oov_rate(["fiebre", "gripe", "alta", "mareo"], vocab) == pytest.approx(1 / 2)
+
+
+@grade("oov_rate", hint="Con una lista vacía no hay nada que dividir: devuelve 0.0 (no dejes que salte "
+                        "ZeroDivisionError).")
+@pytest.mark.requires("test_oov_rate_basic")
+def test_oov_rate_empty_list(student):
+    """una lista vacía da 0.0"""
+    result = student.oov_rate([], dict(SENTENCE_VOCAB))
+    expect_type(result, float, "oov_rate")
+    assert result == 0.0
+    assert student.oov_rate([], {}) == 0.0
+
+
+@grade("oov_rate", weight=2, hint="Compara con el contraejemplo: apariciones fuera de vocab / número de tokens.",
+       backstop=True)
+@settings(max_examples=25)
+@given(known=token_lists, tokens=token_lists, specials=special_tuples)
+def test_oov_rate_matches_reference(student, reference, known, tokens, specials):
+    """coincide con la referencia en listas generadas"""
+    vocab = reference.build_vocab(list(known), specials)
+    assert student.oov_rate(list(tokens), dict(vocab)) == pytest.approx(reference.oov_rate(list(tokens), vocab))

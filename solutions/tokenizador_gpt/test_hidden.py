@@ -1,0 +1,425 @@
+"""Hidden suite for `tokenizador_gpt`.
+
+One misconception per test, each with its Spanish hint. Error cases, and tests that a
+do-nothing function could pass, `require` the function's basic test. Fixed cases are
+never shown to the student; the property tests compare with the reference on generated
+input (and may show their shrunk counterexample). While `train_regex_bpe`,
+`encode_ordinary` or `encode` are graded, the functions they call are served by the
+reference (DEPENDS_ON), so one bug costs points in one place only.
+
+recover_merges is graded on small rank tables here; its full GPT-4 parity (cl100k_base,
+100 000 merges) is checked against tiktoken by tests/test_gpt4_parity.py.
+"""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from autograder.grading.plugin import Feedback
+
+DEPENDS_ON = {
+    "train_regex_bpe": ("pretokenize",),
+    "encode_ordinary": ("pretokenize",),
+    "encode": ("encode_ordinary", "pretokenize"),
+}
+
+grade = pytest.mark.grade
+texts = st.text(alphabet="ab  ñé1.'\n🙂S", max_size=30) | st.text(max_size=12)
+SPECIALS = {"<|fin|>": 300, "<|fin|>\n": 301, "<|otro|>": 302}
+BYTES = {i: bytes([i]) for i in range(256)}
+
+
+def expect_type(value, kind, what):
+    if type(value) is not kind:
+        raise Feedback(f"{what} debe devolver un {kind.__name__}, no un {type(value).__name__}.")
+
+
+def as_ranks(merges):
+    """The tiktoken-style table (bytes -> rank) of some merges whose single bytes keep their value."""
+    pieces = dict(BYTES)
+    for (a, b), idx in sorted(merges.items(), key=lambda item: item[1]):
+        pieces[idx] = pieces[a] + pieces[b]
+    return {piece: idx for idx, piece in pieces.items()}
+
+
+# Properties draw the constant's name, so a counterexample reads pattern='GPT2_SPLIT_PATTERN'.
+pattern_names = st.sampled_from(["GPT4_SPLIT_PATTERN", "GPT2_SPLIT_PATTERN"])
+
+
+# --- pretokenize ------------------------------------------------------------------------
+
+@grade("pretokenize", weight=2, hint="Sin `pattern`, usa GPT4_SPLIT_PATTERN (no el de GPT-2): las cifras van de tres en "
+                                     "tres y las contracciones no distinguen mayúsculas.")
+def test_pretokenize_gpt4_default(student):
+    """por defecto corta con el patrón de GPT-4"""
+    result = student.pretokenize("Lote12345, I'LL")
+    expect_type(result, list, "pretokenize")
+    assert result == ["Lote", "123", "45", ",", " I", "'LL"]
+
+
+@grade("pretokenize", hint="Usa el patrón que recibes en `pattern` y devuelve todas sus coincidencias en orden "
+                           "(regex.findall).")
+def test_pretokenize_uses_pattern(student, reference):
+    """usa el patrón que recibe"""
+    assert student.pretokenize("Lote12345, I'LL", reference.GPT2_SPLIT_PATTERN) == ["Lote", "12345", ",", " I", "'", "LL"]
+    assert student.pretokenize("ab, cd", r"\p{L}+") == ["ab", "cd"]
+
+
+@grade("pretokenize", hint="Los espacios y los saltos de línea también son trozos: no los descartes ni los recortes. "
+                           "Unidos, los trozos deben dar el texto original.")
+def test_pretokenize_keeps_whitespace(student):
+    """conserva los trozos de espacios y saltos de línea"""
+    assert student.pretokenize("hola   mundo\n\n") == ["hola", "  ", " mundo", "\n\n"]
+    assert student.pretokenize("  ") == ["  "]
+
+
+@grade("pretokenize", hint="Letras de cualquier alfabeto y emoji: usa el paquete `regex` con el patrón tal cual "
+                           "(\\p{L} es cualquier letra).")
+def test_pretokenize_unicode(student):
+    """letras de otros alfabetos y emoji"""
+    assert student.pretokenize("Olé 안녕 🙂🙂") == ["Olé", " 안녕", " 🙂🙂"]
+
+
+@grade("pretokenize", weight=2, hint="Compara con el contraejemplo: todas las coincidencias del patrón, en orden.",
+       backstop=True)
+@given(pattern=pattern_names, text=texts)
+def test_pretokenize_matches_reference(student, reference, pattern, text):
+    """coincide con la referencia en textos generados"""
+    pattern = getattr(reference, pattern)
+    assert student.pretokenize(text, pattern) == reference.pretokenize(text, pattern)
+
+
+# --- train_regex_bpe --------------------------------------------------------------------
+
+@grade("train_regex_bpe", weight=3, hint="Repasa el ejemplo trabajado: corta en trozos, cuenta los pares dentro de cada "
+                                         "trozo, fusiona el más frecuente con el id 256 + k en todos los trozos y repite.")
+def test_train_regex_bpe_published_example(student):
+    """reproduce el ejemplo trabajado perro. perro! perro?"""
+    result = student.train_regex_bpe("perro. perro! perro?", 261)
+    expect_type(result, dict, "train_regex_bpe")
+    assert result == {(112, 101): 256, (256, 114): 257, (257, 114): 258, (258, 111): 259, (32, 259): 260}
+
+
+@grade("train_regex_bpe", weight=2, hint="Los pares nunca cruzan de un trozo a otro: cuenta y fusiona dentro de cada trozo "
+                                         "por separado, no sobre los bytes del texto entero.")
+def test_train_regex_bpe_pairs_stay_in_chunks(student):
+    """los pares no cruzan la frontera entre trozos"""
+    assert student.train_regex_bpe("ab ab ab", 258) == {(97, 98): 256, (32, 256): 257}
+    assert student.train_regex_bpe("do. do! do?", 257) == {(100, 111): 256}
+
+
+@grade("train_regex_bpe", weight=2, hint="En un empate gana el par cuya primera aparición llega antes leyendo los trozos en "
+                                         "el orden del texto: un solo dict de cuentas, sin ordenar ni agrupar los trozos, y max.")
+def test_train_regex_bpe_tie_rule(student):
+    """desempata por la primera aparición, trozo a trozo en orden"""
+    assert student.train_regex_bpe("zy xw", 257) == {(122, 121): 256}
+    assert student.train_regex_bpe("yz xw xw yz", 257) == {(121, 122): 256}
+    assert student.train_regex_bpe("ab ab cd cd", 257) == {(97, 98): 256}
+
+
+@grade("train_regex_bpe", hint="Sin `pattern`, los trozos son los de GPT4_SPLIT_PATTERN: 1000000 se corta en 100, 000 y 0.")
+def test_train_regex_bpe_gpt4_default(student):
+    """por defecto usa el patrón de GPT-4"""
+    assert student.train_regex_bpe("1000000", 259) == {(48, 48): 256, (49, 256): 257, (256, 48): 258}
+
+
+@grade("train_regex_bpe", hint="Corta el texto con el `pattern` que recibes (pásalo a pretokenize), no siempre con el de GPT-4.")
+def test_train_regex_bpe_uses_pattern(student, reference):
+    """usa el patrón que recibe"""
+    merges = student.train_regex_bpe("1000000", 259, reference.GPT2_SPLIT_PATTERN)
+    assert merges == {(48, 48): 256, (256, 256): 257, (49, 257): 258}
+
+
+@grade("train_regex_bpe", hint="Trabaja con los bytes UTF-8 de cada trozo (chunk.encode('utf-8')), no con ord() de cada carácter.")
+def test_train_regex_bpe_uses_utf8_bytes(student):
+    """entrena sobre bytes UTF-8"""
+    assert student.train_regex_bpe("año ñu", 257) == {(195, 177): 256}
+
+
+@grade("train_regex_bpe", hint="Para cuando no quede ningún par en ningún trozo, aunque queden varios ids sueltos "
+                               "(no llames a max sobre un diccionario vacío).")
+def test_train_regex_bpe_stops_when_no_pair_left(student):
+    """termina cuando ningún trozo tiene pares"""
+    assert student.train_regex_bpe("a b c", 300) == {(32, 98): 256, (32, 99): 257}
+    assert student.train_regex_bpe("", 300) == {}
+
+
+@grade("train_regex_bpe", hint="Con vocab_size menor que 256 no caben ni los bytes: lanza ValueError.")
+@pytest.mark.requires("test_train_regex_bpe_published_example")
+def test_train_regex_bpe_rejects_small_vocab(student):
+    """rechaza vocab_size < 256 con ValueError"""
+    with pytest.raises(ValueError):
+        student.train_regex_bpe("hola", 255)
+
+
+@grade("train_regex_bpe", weight=2, hint="Compara con el contraejemplo: pares dentro de cada trozo, el más frecuente, "
+                                         "empate por primera aparición, ids 256 + k, parada cuando no quedan pares.",
+       backstop=True)
+@settings(max_examples=25)
+@given(pattern=pattern_names, text=texts, extra=st.integers(0, 12))
+def test_train_regex_bpe_matches_reference(student, reference, pattern, text, extra):
+    """coincide con la referencia en textos generados"""
+    pattern = getattr(reference, pattern)
+    assert student.train_regex_bpe(text, 256 + extra, pattern) == reference.train_regex_bpe(text, 256 + extra, pattern)
+
+
+# --- encode_ordinary --------------------------------------------------------------------
+
+PERRO = {(112, 101): 256, (256, 114): 257, (257, 114): 258, (258, 111): 259, (32, 259): 260}
+
+
+@grade("encode_ordinary", weight=2, hint="Corta el texto en trozos y codifica cada uno con las fusiones; después junta "
+                                         "los ids de todos los trozos en orden.")
+def test_encode_ordinary_published_example(student):
+    """reproduce el ejemplo trabajado"""
+    result = student.encode_ordinary("perro. perro! perro?", PERRO)
+    expect_type(result, list, "encode_ordinary")
+    assert result == [259, 46, 260, 33, 260, 63]
+
+
+@grade("encode_ordinary", weight=2, hint="Corta primero y codifica cada trozo por separado: una fusión nunca une bytes de "
+                                         "dos trozos distintos.")
+def test_encode_ordinary_chunks_first(student):
+    """no aplica fusiones entre trozos"""
+    assert student.encode_ordinary("ab ab", {(98, 32): 256, (97, 98): 257}) == [257, 32, 257]
+
+
+@grade("encode_ordinary", hint="Dentro de cada trozo fusiona el par presente con el id de fusión más bajo, no el más "
+                               "frecuente en el texto que codificas.")
+def test_encode_ordinary_lowest_merge_id_not_frequency(student):
+    """elige la fusión de id más bajo, no el par más frecuente"""
+    assert student.encode_ordinary("abababc", {(98, 99): 256, (97, 98): 257}) == [257, 257, 97, 256]
+
+
+@grade("encode_ordinary", hint="El orden del diccionario no importa: elige por el id de fusión, no por el orden en que "
+                               "recorres `merges`.")
+def test_encode_ordinary_ignores_dict_order(student):
+    """no aplica las fusiones en el orden del diccionario"""
+    assert student.encode_ordinary("xyzxy", {(121, 122): 257, (120, 121): 256}) == [256, 122, 256]
+
+
+@grade("encode_ordinary", hint="Sin `pattern`, corta con GPT4_SPLIT_PATTERN: 12345 son los trozos 123 y 45.")
+def test_encode_ordinary_gpt4_default(student):
+    """por defecto corta con el patrón de GPT-4"""
+    assert student.encode_ordinary("12345", {(51, 52): 256}) == [49, 50, 51, 52, 53]
+
+
+@grade("encode_ordinary", hint="Corta con el `pattern` que recibes, no siempre con el de GPT-4.")
+def test_encode_ordinary_uses_pattern(student, reference):
+    """usa el patrón que recibe"""
+    assert student.encode_ordinary("12345", {(51, 52): 256}, reference.GPT2_SPLIT_PATTERN) == [49, 50, 256, 53]
+
+
+@grade("encode_ordinary", hint="Codifica los bytes UTF-8 de cada trozo (acentos y emoji ocupan 2 a 4 bytes).")
+def test_encode_ordinary_non_ascii(student):
+    """textos con acentos y emoji"""
+    merges = {(195, 177): 256, (256, 97): 257, (32, 240): 258}
+    assert student.encode_ordinary("ñandú 🙂", merges) == [257, 110, 100, 195, 186, 258, 159, 153, 130]
+
+
+@grade("encode_ordinary", hint="Un texto vacío no tiene trozos: devuelve una lista vacía.")
+@pytest.mark.requires("test_encode_ordinary_published_example")
+def test_encode_ordinary_empty_text(student):
+    """texto vacío"""
+    assert student.encode_ordinary("", PERRO) == []
+
+
+@grade("encode_ordinary", weight=2, hint="Compara con el contraejemplo: trozo a trozo, fusión de id más bajo primero.",
+       backstop=True)
+@settings(max_examples=25)
+@given(pattern=pattern_names, train=texts, text=texts, extra=st.integers(0, 12))
+def test_encode_ordinary_matches_reference(student, reference, pattern, train, text, extra):
+    """coincide con la referencia en textos generados"""
+    pattern = getattr(reference, pattern)
+    merges = reference.train_regex_bpe(train + text, 256 + extra, pattern)
+    assert student.encode_ordinary(text, merges, pattern) == reference.encode_ordinary(text, merges, pattern)
+
+
+# --- encode -----------------------------------------------------------------------------
+
+HOLA = {(104, 111): 256, (32, 109): 257}  # "ho" and " m"
+
+
+@grade("encode", weight=3, hint="Con allowed_special='all', cada especial del texto pasa a su id y el texto de entre "
+                                "medias se codifica con encode_ordinary (escapa los nombres con regex.escape).")
+def test_encode_all_specials(student):
+    """con 'all', los especiales pasan a su id"""
+    result = student.encode("hola<|fin|> mundo<|otro|>", HOLA, SPECIALS, allowed_special="all")
+    expect_type(result, list, "encode")
+    assert result == [256, 108, 97, 300, 257, 117, 110, 100, 111, 302]
+
+
+@grade("encode", weight=2, hint="Si el texto no contiene ningún especial, encode devuelve lo mismo que encode_ordinary "
+                                "en cualquier modo.")
+def test_encode_text_without_specials(student):
+    """sin especiales en el texto, igual que encode_ordinary"""
+    for mode in ("all", "none", "none_raise", {"<|fin|>"}):
+        assert student.encode("hola mundo", HOLA, SPECIALS, allowed_special=mode) == [256, 108, 97, 257, 117, 110, 100, 111]
+    assert student.encode("hola mundo", HOLA, SPECIALS) == [256, 108, 97, 257, 117, 110, 100, 111]
+
+
+@grade("encode", weight=2, hint="Con allowed_special='none', los especiales son texto normal: codifica todo con "
+                                "encode_ordinary, sin lanzar ningún error.")
+def test_encode_none_treats_specials_as_text(student):
+    """con 'none', los especiales se codifican como texto"""
+    assert student.encode("ho<|fin|>", HOLA, SPECIALS, allowed_special="none") == [256, 60, 124, 102, 105, 110, 124, 62]
+
+
+@grade("encode", weight=2, hint="Por defecto (allowed_special='none_raise'), si aparece cualquier especial en el texto "
+                                "lanza ValueError.")
+@pytest.mark.requires("test_encode_all_specials")
+def test_encode_none_raise_rejects_specials(student):
+    """por defecto, un especial en el texto lanza ValueError"""
+    with pytest.raises(ValueError):
+        student.encode("hola<|otro|>", HOLA, SPECIALS)
+    with pytest.raises(ValueError):
+        student.encode("<|fin|>", HOLA, SPECIALS, allowed_special="none_raise")
+
+
+@grade("encode", weight=2, hint="Con un conjunto de nombres, los especiales del conjunto pasan a su id.")
+def test_encode_set_encodes_listed(student):
+    """con un conjunto, los especiales nombrados pasan a su id"""
+    assert student.encode("ho<|otro|>ho", HOLA, SPECIALS, allowed_special={"<|otro|>"}) == [256, 302, 256]
+
+
+@grade("encode", weight=2, hint="Con un conjunto de nombres, cualquier otro especial que aparezca en el texto lanza "
+                                "ValueError (como en tiktoken); no lo codifiques en silencio como texto.")
+@pytest.mark.requires("test_encode_set_encodes_listed")
+def test_encode_set_rejects_unlisted(student):
+    """con un conjunto, un especial no nombrado lanza ValueError"""
+    with pytest.raises(ValueError):
+        student.encode("ho<|otro|>ho<|fin|>", HOLA, SPECIALS, allowed_special={"<|otro|>"})
+    with pytest.raises(ValueError):
+        student.encode("ho<|otro|>", HOLA, SPECIALS, allowed_special=set())
+
+
+@grade("encode", weight=2, hint="Si dos especiales empiezan en el mismo sitio, gana el más largo: ordénalos de más largo "
+                                "a más corto en la alternativa de la expresión regular.")
+def test_encode_longest_special_wins(student):
+    """si dos especiales se solapan, gana el más largo"""
+    assert student.encode("ho<|fin|>\nho<|fin|>", HOLA, SPECIALS, allowed_special="all") == [256, 301, 256, 300]
+
+
+@grade("encode", weight=2, hint="Compara con el contraejemplo: los especiales permitidos pasan a su id y el resto del "
+                                "texto, trozo a trozo, con encode_ordinary.", backstop=True)
+@settings(max_examples=25)
+@given(pieces=st.lists(st.sampled_from(["ho", "la", " m", "ñ", "1", "\n", "<|fin|>", "<|fin|>\n", "<|otro|>", "<|"]),
+                       max_size=8),
+       mode=st.sampled_from(["all", "none", "set"]))
+def test_encode_matches_reference(student, reference, pieces, mode):
+    """coincide con la referencia en textos generados"""
+    text = "".join(pieces)
+    allowed = set(SPECIALS) if mode == "set" else mode
+    assert student.encode(text, HOLA, SPECIALS, allowed) == reference.encode(text, HOLA, SPECIALS, allowed)
+
+
+# --- decode -----------------------------------------------------------------------------
+
+@grade("decode", weight=2, hint="Une los bytes de todos los ids con b''.join(...) y decodifica el resultado como UTF-8.")
+def test_decode_joins_bytes(student):
+    """concatena los bytes de los ids"""
+    result = student.decode([256, 257, 33], BYTES | {256: b"ca", 257: b"sa"}, SPECIALS)
+    expect_type(result, str, "decode")
+    assert result == "casa!"
+
+
+@grade("decode", weight=2, hint="Un id de token especial aporta el nombre del especial (en UTF-8); búscalo en "
+                                "special_tokens invirtiendo el diccionario.")
+def test_decode_special_ids(student):
+    """los ids especiales se decodifican como su nombre"""
+    assert student.decode([256, 300, 33, 302], BYTES | {256: b"ca"}, SPECIALS) == "ca<|fin|>!<|otro|>"
+
+
+@grade("decode", hint="Los bytes que no forman UTF-8 válido no deben lanzar excepción: usa errors='replace' (U+FFFD).")
+def test_decode_invalid_utf8_is_replaced(student):
+    """UTF-8 inválido se sustituye por U+FFFD"""
+    assert student.decode([104, 195, 105], BYTES, SPECIALS) == "h\ufffdi"
+    assert student.decode([195], BYTES, SPECIALS) == "\ufffd"
+
+
+@grade("decode", hint="Primero une todos los bytes y después decodifica: un carácter puede repartirse entre dos tokens.")
+def test_decode_characters_split_across_tokens(student):
+    """un carácter repartido entre tokens"""
+    assert student.decode([256, 257], BYTES | {256: b"a\xc3", 257: b"\xb1o"}, SPECIALS) == "año"
+
+
+@grade("decode", hint="Un id que no está ni en vocab ni en special_tokens debe lanzar KeyError (no lo saltes ni uses "
+                      "un valor por defecto).")
+@pytest.mark.requires("test_decode_joins_bytes")
+def test_decode_unknown_id_raises(student):
+    """un id desconocido lanza KeyError"""
+    with pytest.raises(KeyError):
+        student.decode([104, 5000], BYTES, SPECIALS)
+
+
+@grade("decode", weight=2, hint="decode(encode(s)) debe devolver s: une los bytes de vocab y los nombres de los especiales "
+                                "y decodifica en UTF-8.", backstop=True)
+@settings(max_examples=25)
+@given(pieces=st.lists(st.sampled_from(["ho", "la", " m", "ñ", "é", "🙂", "\n", "<|fin|>", "<|otro|>"]), max_size=8),
+       extra=st.integers(0, 10))
+def test_decode_round_trip(student, reference, pieces, extra):
+    """decode(encode(s)) == s para textos generados"""
+    text = "".join(pieces)
+    merges = reference.train_regex_bpe(text, 256 + extra)
+    vocab = {idx: piece for piece, idx in as_ranks(merges).items()}
+    ids = reference.encode(text, merges, SPECIALS, "all")
+    assert student.decode(ids, vocab, SPECIALS) == text
+
+
+# --- recover_merges ---------------------------------------------------------------------
+
+TRAINING_TEXT = "El perro de San Roque no tiene rabo, porque Ramón Ramírez se lo ha cortado. ¿Y el gato? 12345"
+
+
+@grade("recover_merges", weight=2, hint="Para cada token de dos o más bytes, repite BPE sobre sus bytes con los tokens de "
+                                        "rango menor que el suyo; las dos piezas que quedan son sus padres.")
+def test_recover_merges_trained_table(student, reference):
+    """recupera las fusiones de una tabla entrenada"""
+    merges = reference.train_regex_bpe(TRAINING_TEXT, 290)
+    result = student.recover_merges(as_ranks(merges))
+    expect_type(result, dict, "recover_merges")
+    assert result == merges
+
+
+@grade("recover_merges", weight=2, hint="No te quedes con el primer corte cuyas dos mitades están en la tabla: haz BPE con "
+                                        "los rangos menores (siempre el par de rango más bajo) hasta que queden dos piezas.")
+def test_recover_merges_bpe_split_not_first_split(student):
+    """los padres salen de BPE, no del primer corte válido"""
+    table = as_ranks({}) | {b"ab": 256, b"bc": 257, b"abc": 258, b"xy": 259, b"wx": 260, b"wxy": 261}
+    assert student.recover_merges(table) == {(97, 98): 256, (98, 99): 257, (256, 99): 258,
+                                             (120, 121): 259, (119, 120): 260, (119, 259): 261}
+
+
+@grade("recover_merges", weight=2, hint="Los bytes sueltos tienen su propio rango en la tabla (en GPT-4 no coincide con el "
+                                        "valor del byte): da cada padre por mergeable_ranks[padre], también si es un byte.")
+def test_recover_merges_byte_permutation(student):
+    """usa el rango de los bytes sueltos, que pueden estar permutados"""
+    table = {bytes([b]): 255 - b for b in range(256)} | {b"ab": 256, b"abc": 257, b"ca": 258}
+    assert student.recover_merges(table) == {(158, 157): 256, (256, 156): 257, (156, 158): 258}
+
+
+@grade("recover_merges", hint="La tabla puede llegar en cualquier orden: decide los padres por los rangos, no por el "
+                              "orden en que recorres el diccionario.")
+@pytest.mark.requires("test_recover_merges_trained_table")
+def test_recover_merges_unordered_table(student, reference):
+    """funciona aunque la tabla llegue desordenada"""
+    merges = reference.train_regex_bpe(TRAINING_TEXT, 290)
+    table = dict(sorted(as_ranks(merges).items(), key=lambda item: -item[1]))
+    assert student.recover_merges(table) == merges
+
+
+@grade("recover_merges", hint="Los bytes sueltos no son fusiones: una tabla sin tokens de dos o más bytes da un dict vacío.")
+@pytest.mark.requires("test_recover_merges_trained_table")
+def test_recover_merges_single_bytes_only(student):
+    """una tabla de bytes sueltos no tiene fusiones"""
+    assert student.recover_merges(as_ranks({})) == {}
+
+
+@grade("recover_merges", weight=2, hint="Compara con el contraejemplo: BPE de cada token con los rangos menores, padres "
+                                        "dados por su rango.", backstop=True)
+@settings(max_examples=20)
+@given(text=texts, extra=st.integers(1, 12))
+def test_recover_merges_matches_reference(student, reference, text, extra):
+    """coincide con la referencia en tablas generadas"""
+    table = as_ranks(reference.train_regex_bpe(text, 256 + extra))
+    assert student.recover_merges(table) == reference.recover_merges(table)
