@@ -44,6 +44,27 @@ def parameter_lists(assignment_id: str) -> dict[str, str]:
     return {name: f.header.split("(", 1)[1].split("):", 1)[0] for name, f in reference_functions(assignment_id).items()}
 
 
+def mutant(assignment_id: str, name, description, function, edits, failing, hint) -> Sample:
+    """A buggy sample: the reference `function` with each (old, new) edit applied.
+
+    Each `old` must occur exactly once, so an entry states exactly its mistake and
+    breaks loudly if the reference changes under it."""
+    reference = reference_functions(assignment_id)[function]
+    source = f"{reference.header}\n{reference.body}"
+    for old, new in edits:
+        if source.count(old) != 1:
+            raise ValueError(f"{name}: {old!r} occurs {source.count(old)} times in the reference {function}")
+        source = source.replace(old, new)
+    return Sample(name, "buggy", description, replace={function: source}, failing=frozenset(failing), hint=hint)
+
+
+def rewrite(name, description, source, failing, hint) -> Sample:
+    """A buggy sample written out whole, where the wrong idea changes the shape of the code."""
+    function = source.split("def ", 1)[1].split("(", 1)[0]
+    return Sample(name, "buggy", description, replace={function: source.strip("\n")},
+                  failing=frozenset(failing), hint=hint)
+
+
 def correct(assignment_id: str) -> Sample:
     return Sample("correct", "correct", "the reference solution")
 

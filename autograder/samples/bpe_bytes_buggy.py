@@ -7,25 +7,12 @@ of the code. `failing` is the exact set of hidden tests each one must fail
 same bug as the specific test, both are listed.
 """
 
-from autograder.samples import Sample, reference_functions
+from functools import partial
 
+from autograder.samples import mutant as _mutant
+from autograder.samples import rewrite
 
-def mutant(name, description, function, edits, failing, hint) -> Sample:
-    """The reference `function` with each (old, new) edit applied; `old` must occur exactly once."""
-    reference = reference_functions("bpe_bytes")[function]
-    source = f"{reference.header}\n{reference.body}"
-    for old, new in edits:
-        if source.count(old) != 1:
-            raise ValueError(f"{name}: {old!r} occurs {source.count(old)} times in the reference {function}")
-        source = source.replace(old, new)
-    return Sample(name, "buggy", description, replace={function: source}, failing=frozenset(failing), hint=hint)
-
-
-def rewrite(name, description, source, failing, hint) -> Sample:
-    """A wrong implementation written out whole."""
-    function = source.split("def ", 1)[1].split("(", 1)[0]
-    return Sample(name, "buggy", description, replace={function: source.strip("\n")},
-                  failing=frozenset(failing), hint=hint)
+mutant = partial(_mutant, "bpe_bytes")
 
 
 EARLY_STOP = "        if len(ids) < 2:\n            break\n"
