@@ -1,4 +1,4 @@
-"""The one loader of submissions: notebook, .py module or directory -> a Program.
+"""The one loader of submissions: notebook, .py module, folder or .zip -> a Program.
 
 A Program is the list of code cells to run in the worker, in order, as plain
 Python. It is built the way a student expects the notebook to run:
@@ -18,7 +18,9 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
-from pathlib import Path
+import stat
+import zipfile
+from pathlib import Path, PurePosixPath
 
 import nbformat
 
@@ -48,8 +50,16 @@ class Program:
 
 
 def load_submission(path: Path | str, assignment, release: nbformat.NotebookNode) -> Program:
-    """Read one submission (a notebook, a .py module, or a directory holding one)."""
-    path = Path(path)
+    """Read one submission: a notebook, a .py module, or a folder or .zip holding one."""
+    name, raw = read_submission_file(Path(path), assignment)
+    where = Path(path) / name if Path(path).suffix == ".zip" else Path(name)
+    if name.endswith(".py"):
+        return Program([Cell(Path(name).name, _decode_text(raw, where))], module_name=Path(name).stem)
+    return program_from_notebook(read_notebook(raw, where), release)
+
+
+def read_submission_file(path: Path, assignment) -> tuple[str, bytes]:
+    """(file name, bytes) of the notebook or module to grade, never following a symlink."""
     if path.is_symlink():
         raise SubmissionError("La entrega es un enlace simbólico; sube el archivo en sí.",
                               f"{path}: submission is a symbolic link; refusing to follow it")
@@ -58,30 +68,81 @@ def load_submission(path: Path | str, assignment, release: nbformat.NotebookNode
     if not path.is_file():
         raise SubmissionError(f"No se encontró el archivo {path.name}.", f"{path}: no such file")
     if path.stat().st_size > MAX_SUBMISSION_BYTES:
-        raise SubmissionError("La entrega es demasiado grande; borra las salidas de las celdas y vuelve a enviarla.",
-                              f"{path}: larger than {MAX_SUBMISSION_BYTES // 2**20} MiB")
-    raw = path.read_bytes()
-    if path.suffix == ".py":
-        return Program([Cell(path.name, _decode_text(raw, path))], module_name=path.stem)
-    if path.suffix == ".ipynb":
-        return program_from_notebook(read_notebook(raw, path), release)
-    raise SubmissionError(f"El archivo {path.name} no es un cuaderno (.ipynb) ni un módulo (.py).",
-                          f"{path}: expected a .ipynb or .py file")
+        raise _too_large(path)
+    if path.suffix == ".zip":
+        return read_from_zip(path, assignment)
+    if path.suffix not in (".ipynb", ".py"):
+        raise SubmissionError(f"El archivo {path.name} no es un cuaderno (.ipynb), un módulo (.py) ni un .zip.",
+                              f"{path}: expected a .ipynb, .py or .zip file")
+    return path.name, path.read_bytes()
+
+
+def _too_large(path) -> SubmissionError:
+    return SubmissionError("La entrega es demasiado grande; borra las salidas de las celdas y vuelve a enviarla.",
+                           f"{path}: larger than {MAX_SUBMISSION_BYTES // 2**20} MiB")
+
+
+def _pick(names: list[str], assignment) -> str | None:
+    """The file to grade among `names`: the assignment's own name first, else the only candidate."""
+    for wanted in (f"{assignment.notebook}.ipynb", f"{assignment.notebook}.py"):
+        matches = [n for n in names if PurePosixPath(n).name == wanted]
+        if len(matches) == 1:
+            return matches[0]
+    candidates = [n for n in names if PurePosixPath(n).suffix in (".ipynb", ".py")]
+    return candidates[0] if len(candidates) == 1 else None
 
 
 def _pick_from_directory(directory: Path, assignment) -> Path:
-    wanted = [directory / f"{assignment.notebook}.ipynb", directory / f"{assignment.notebook}.py"]
-    for candidate in wanted:
-        if candidate.is_file() and not candidate.is_symlink():
-            return candidate
-    found = sorted(p for p in directory.iterdir() if p.suffix in (".ipynb", ".py") and p.is_file() and not p.is_symlink())
-    if len(found) == 1:
-        return found[0]
-    names = ", ".join(p.name for p in found) or "ninguno"
-    raise SubmissionError(
-        f"La carpeta entregada debe contener {assignment.notebook}.ipynb (o {assignment.notebook}.py); se encontró: {names}.",
-        f"{directory}: expected {assignment.notebook}.ipynb or .py, found: {names}",
+    names = sorted(p.name for p in directory.iterdir() if p.is_file() and not p.is_symlink())
+    chosen = _pick(names, assignment)
+    if chosen is None:
+        raise _nothing_to_grade(directory, names, assignment)
+    return directory / chosen
+
+
+def _nothing_to_grade(where, names, assignment) -> SubmissionError:
+    found = ", ".join(n for n in names if n.endswith((".ipynb", ".py"))) or "ninguno"
+    return SubmissionError(
+        f"La entrega debe contener {assignment.notebook}.ipynb (o {assignment.notebook}.py); se encontró: {found}.",
+        f"{where}: expected {assignment.notebook}.ipynb or .py, found: {found}",
     )
+
+
+MAX_ZIP_ENTRIES = 1000
+MAX_ZIP_RATIO = 100  # uncompressed / compressed, beyond which an entry is treated as a bomb
+
+
+def read_from_zip(path: Path, assignment) -> tuple[str, bytes]:
+    """The file to grade from a zip (an LMS download), read in memory: nothing is extracted,
+    so path traversal and links cannot write anywhere, and sizes are checked before reading."""
+    refuse = SubmissionError(f"{path.name} no es un .zip válido o está dañado.", f"{path}: not a valid zip file")
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise refuse from None
+    with archive:
+        entries = [e for e in archive.infolist() if not e.is_dir() and not e.filename.startswith("__MACOSX/")]
+        if len(entries) > MAX_ZIP_ENTRIES:
+            raise SubmissionError(f"{path.name} contiene demasiados archivos.", f"{path}: more than {MAX_ZIP_ENTRIES} entries")
+        unsafe = [e.filename for e in entries if e.filename.startswith("/") or ".." in PurePosixPath(e.filename).parts
+                  or stat.S_ISLNK(e.external_attr >> 16)]
+        if unsafe:
+            raise SubmissionError(f"{path.name} contiene rutas no permitidas (absolutas, con '..' o enlaces).",
+                                  f"{path}: unsafe entries refused: {unsafe[:5]}")
+        chosen = _pick([e.filename for e in entries], assignment)
+        if chosen is None:
+            raise _nothing_to_grade(path, [e.filename for e in entries], assignment)
+        entry = archive.getinfo(chosen)
+        if entry.file_size > MAX_SUBMISSION_BYTES or entry.file_size > MAX_ZIP_RATIO * max(entry.compress_size, 1) + 2**20:
+            raise _too_large(f"{path}:{chosen}")
+        try:
+            with archive.open(entry) as member:
+                raw = member.read(MAX_SUBMISSION_BYTES + 1)  # never trust the declared size alone
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):
+            raise refuse from None
+        if len(raw) > MAX_SUBMISSION_BYTES:
+            raise _too_large(f"{path}:{chosen}")
+        return chosen, raw
 
 
 def _decode_text(raw: bytes, path: Path) -> str:
