@@ -1,0 +1,103 @@
+"""A batch always finishes, and nothing in it changes anyone else's grade.
+
+100 submissions: two thirds honest (correct, stub, buggy), one third hostile or
+broken, shuffled together. Every honest submission must get exactly the result it
+gets when graded alone, and grading is deterministic: the same submission twice gives
+the same results file, byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from autograder import samples
+from autograder.grading.batch import grade_batch
+from autograder.grading.session import grade_submission
+from autograder.render.gradescope import to_gradescope
+
+pytestmark = pytest.mark.slow
+
+BATCH_SIZE = 100
+
+
+def honest_samples(assignment):
+    buggy = samples.catalogue("bpe_bytes", "buggy")
+    return [samples.correct("bpe_bytes"), samples.stub(assignment), *buggy[::3]]
+
+
+def broken_files(folder) -> list:
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {"json-roto.ipynb": b'{"cells": [', "vacio.ipynb": b"", "binario.ipynb": b"\x00\xff" * 50,
+             "texto.txt": b"hola", "modulo-roto.py": b"def merge(:\n"}
+    paths = []
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+        paths.append(folder / name)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def batch(course, fast_bpe_bytes, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("batch")
+    honest = honest_samples(fast_bpe_bytes)
+    honest_paths = {s.name: samples.build_notebook(fast_bpe_bytes, s, folder / "alone" / f"{s.name}.ipynb")
+                    for s in honest}
+    alone = {name: to_gradescope(grade_submission(course, fast_bpe_bytes, path)) for name, path in honest_paths.items()}
+
+    hostile = samples.catalogue("bpe_bytes", "hostile")
+    bad_paths = [samples.build_notebook(fast_bpe_bytes, s, folder / "hostile" / f"{s.name}.ipynb") for s in hostile]
+    bad_paths += broken_files(folder / "broken")
+    entries = []  # (path, honest sample name or None)
+    for index in range(BATCH_SIZE):
+        if index % 3 == 2:
+            entries.append((bad_paths[index // 3 % len(bad_paths)], None))
+        else:
+            sample = honest[index % len(honest)]
+            copy = folder / "class" / f"alumno{index:03d}.ipynb"
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_bytes(honest_paths[sample.name].read_bytes())
+            entries.append((copy, sample.name))
+    random.Random(7).shuffle(entries)
+    results = grade_batch(course, fast_bpe_bytes, [path for path, _ in entries], jobs=2)
+    return entries, results, alone
+
+
+def test_every_submission_gets_a_result_and_no_grader_error(batch):
+    entries, results, _ = batch
+    assert len(results) == len(entries) == BATCH_SIZE
+    assert [r.submission for r in results] == [str(path) for path, _ in entries]
+    assert not [r.submission for r in results if r.error_instructor.startswith("grader error")]
+
+
+def test_hostile_and_broken_submissions_score_zero(batch):
+    entries, results, _ = batch
+    bad = [r for (path, honest), r in zip(entries, results) if honest is None]
+    assert len(bad) >= BATCH_SIZE // 3
+    assert all(r.score == 0 for r in bad), [(r.submission, r.score) for r in bad if r.score]
+
+
+def test_honest_submissions_get_exactly_what_they_get_alone(batch):
+    entries, results, alone = batch
+    checked = 0
+    for (path, honest), result in zip(entries, results):
+        if honest is not None:
+            assert to_gradescope(result) == alone[honest], path
+            checked += 1
+    assert checked >= 2 * BATCH_SIZE // 3
+
+
+def test_grading_twice_writes_the_same_results_file(course, fast_bpe_bytes, tmp_path):
+    from autograder.cli import main
+
+    buggy = samples.catalogue("bpe_bytes", "buggy")[0]
+    path = samples.build_notebook(fast_bpe_bytes, buggy, tmp_path / "entrega.ipynb")
+    outputs = []
+    for run in range(2):
+        target = tmp_path / f"run{run}.json"
+        assert main(["grade", "bpe_bytes", str(path), "--results", str(target), "--quiet"]) == 0
+        outputs.append(target.read_bytes())
+    assert outputs[0] == outputs[1]
+    assert json.loads(outputs[0])["score"] < 100
