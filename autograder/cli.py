@@ -104,7 +104,7 @@ def cmd_grade(course, args) -> int:
     from autograder.sandbox.launcher import describe_defences
 
     assignment = course.assignment(args.assignment)
-    _print_defences(describe_defences())
+    print_defences(describe_defences())
     outputs = dict(zip(map(str, args.submissions), results_paths(args.submissions, args.results)))
 
     def save(result):
@@ -128,12 +128,11 @@ def cmd_grade(course, args) -> int:
     return EXIT_GRADER_ERROR if grader_errors else EXIT_OK
 
 
-def _print_defences(defences: dict[str, bool]) -> None:
-    active = [name for name, on in defences.items() if on]
-    missing = [name for name, on in defences.items() if not on]
-    print(f"sandbox: {len(active)}/{len(defences)} defences active", file=sys.stderr)
-    for name in missing:
-        print(f"sandbox: NOT active on this machine: {name} (see docs/security.md)", file=sys.stderr)
+def print_defences(defences: dict[str, bool]) -> None:
+    """The start-up banner: which sandbox defences this machine gives (English, on stderr)."""
+    print(f"sandbox: {sum(defences.values())}/{len(defences)} defences active (docs/security.md)", file=sys.stderr)
+    for name, active in defences.items():
+        print(f"  {'on ' if active else 'OFF'}  {name}", file=sys.stderr)
 
 
 def cmd_demo(course, args) -> int:

@@ -13,11 +13,12 @@ import sys
 from pathlib import Path
 
 from autograder import samples
-from autograder.cli import results_paths
+from autograder.cli import print_defences, results_paths
 from autograder.grading.batch import grade_batch
 from autograder.release import release_assignment
 from autograder.render.gradescope import write_results
 from autograder.render.terminal import batch_table, submission_report
+from autograder.sandbox.launcher import describe_defences
 
 ASSIGNMENT = "bpe_bytes"
 
@@ -42,6 +43,7 @@ def run_demo(course, directory: Path, jobs: int | None = None) -> int:
     release_dir = release_assignment(course, assignment, directory / "course")
     submissions = build_class(assignment, release_dir, directory / "submissions")
     print(f"2/3 grading {len(submissions)} sample submissions (sandboxed, {jobs or 'all'} cores)", file=sys.stderr)
+    print_defences(describe_defences())
     outputs = dict(zip(map(str, submissions), results_paths(submissions, directory / "results")))
     results = grade_batch(course, assignment, submissions, jobs=jobs,
                           on_result=lambda r: write_results(r, outputs[r.submission]))
