@@ -22,7 +22,7 @@ import time
 
 from autograder.notebook.loader import Cell, Program
 from autograder.sandbox import codec
-from autograder.sandbox.launcher import Limits, Worker, WorkerCrashed, WorkerFailure, WorkerTimeout
+from autograder.sandbox.launcher import Limits, Worker, WorkerFailure, WorkerTimeout
 
 
 class StudentProblem(Exception):

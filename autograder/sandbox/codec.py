@@ -120,7 +120,10 @@ def decode_value(node, depth: int = 0):
         return body
     if tag == "f":
         if type(body) in (int, float):
-            return float(body)
+            try:
+                return float(body)
+            except OverflowError as exc:
+                raise CodecError("float out of range") from exc
         if body in ("nan", "inf", "-inf"):
             return float(body)
     if tag == "s" and type(body) is str:
@@ -164,9 +167,9 @@ def _decode_array(body):
     import numpy as np
 
     dtype, shape, data = body.get("dtype"), body.get("shape"), body.get("data")
-    if dtype not in ARRAY_DTYPES or type(shape) is not list or type(data) is not str:
+    if type(dtype) is not str or dtype not in ARRAY_DTYPES or type(shape) is not list or type(data) is not str:
         raise CodecError("malformed array")
-    if len(shape) > 32 or any(type(n) is not int or n < 0 for n in shape):
+    if len(shape) > 32 or any(type(n) is not int or not 0 <= n < 2**40 for n in shape):
         raise CodecError("malformed array shape")
     try:
         raw = base64.b64decode(data, validate=True)
@@ -176,7 +179,10 @@ def _decode_array(body):
     expected = little.itemsize * math.prod(shape)
     if len(raw) != expected:
         raise CodecError("array data does not match its shape")
-    return np.frombuffer(raw, dtype=little).astype(np.dtype(dtype)).reshape(shape)
+    try:
+        return np.frombuffer(raw, dtype=little).astype(np.dtype(dtype)).reshape(shape)
+    except ValueError as exc:  # e.g. a zero-size array whose shape numpy cannot represent
+        raise CodecError("malformed array shape") from exc
 
 
 # --- framing ----------------------------------------------------------------------------

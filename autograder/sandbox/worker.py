@@ -233,7 +233,10 @@ class Student:
             exec(compile(source, filename, "exec"), self.namespace)
             return {"ok": True}
         except BaseException as exc:  # SystemExit and KeyboardInterrupt too: a cell never ends the load
-            return {"ok": False, "error": _describe_exception(exc, _student_frames(exc.__traceback__, {filename}, self.sources))}
+            frames = _student_frames(exc.__traceback__, {filename}, self.sources)
+            if isinstance(exc, SyntaxError) and exc.filename == filename and exc.lineno:
+                frames.append([filename, exc.lineno, ""])  # compile() errors have no frame of their own
+            return {"ok": False, "error": _describe_exception(exc, frames)}
         finally:
             sys.stdout, sys.stderr = saved
 
