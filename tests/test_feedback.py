@@ -161,12 +161,14 @@ def test_load_output_is_kept_but_call_output_is_not(results, name):
     assert output.strip() == LOAD_MESSAGE  # ...and nothing printed during the hidden tests
 
 
-def test_exception_messages_are_shown_for_property_tests_only(results):
+def test_exception_messages_are_never_shown_in_hidden_suites(results):
+    # The message is text the student's code wrote after seeing its input; in a hidden suite
+    # the worker may have seen fixed inputs earlier, so no message is ever echoed.
     result = results["leaky_raise"]
-    for test in result.tests:
-        if test.outcome == "raised":
-            assert "ValueError" in test.feedback
-            assert ("Mensaje:" in test.feedback) == (test.kind == "property"), test.feedback
+    raised = [t for t in result.tests if t.outcome == "raised"]
+    assert raised
+    for test in raised:
+        assert "ValueError" in test.feedback and "Mensaje:" not in test.feedback, test.feedback
 
 
 @pytest.mark.parametrize("name", ["leaky_raise", "leaky_print"])

@@ -1,20 +1,25 @@
 """Hostile submissions cannot raise their score, stop the batch or read the hidden suite.
 
-Every sample in ``autograder.samples.bpe_bytes_hostile.HOSTILE`` replaces every graded function
-(or makes it useless), so a sound grader gives it exactly 0. All of them are graded in
-ONE ``grade_batch`` call, next to the reference (which must keep full marks) and the
-released stub, so an attack that disturbs the batch or a neighbour shows up here too.
+Every assignment has a hostile corpus, ``autograder/samples/<id>_hostile.py``. A pure attack
+replaces every graded function (or makes it useless), so a sound grader gives it exactly 0;
+a mixed attack (its module's ``HONEST_PARTS``) must earn exactly what its honest part earns
+alone. Each assignment's attacks are graded in ONE ``grade_batch`` call, next to the
+reference (which must keep full marks), the released stub and the honest parts, so an
+attack that disturbs the batch or a neighbour shows up here too.
 
-Each attack below once found a real weakness (reference answers on request, a worker
-outliving its submission, unmountable masks in user namespaces, ...); the tests keep
-them fixed.
+Each attack below once found a real weakness, or still does: those are pinned with a
+strict xfail that names the weakness (reference answers on request, a worker outliving
+its submission, unmountable masks in user namespaces, ... were found and fixed this way).
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import functools
+import importlib
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -28,14 +33,24 @@ from autograder.course import load_course
 from autograder.grading.batch import grade_batch
 from autograder.grading.student import StudentError, StudentSession
 from autograder.notebook.loader import Cell, Program
+from autograder.render.gradescope import to_gradescope
 from autograder.sandbox import launcher
 
 pytestmark = pytest.mark.slow
 
-ASSIGNMENT = "bpe_bytes"
-HOSTILE = samples.catalogue(ASSIGNMENT, "hostile")
-AS_MODULE = {"lying_eq_object", "sys_exit", "read_hidden_files", "fake_results_files", "worker_internals_patch"}
-ESCAPE_MARKER = "hostile-escape-marker"  # written by escape_process_group into its worker's cwd
+ASSIGNMENT = "bpe_bytes"  # the worker-level checks at the end use its hidden suite
+ASSIGNMENTS = ("bpe_bytes", "tokenizacion", "bpe_palabras", "tokenizador_gpt", "embeddings")
+HOSTILE = {a: samples.catalogue(a, "hostile") for a in ASSIGNMENTS}
+HONEST_PARTS = {a: getattr(importlib.import_module(f"autograder.samples.{a}_hostile"), "HONEST_PARTS", {})
+                for a in ASSIGNMENTS}
+AS_MODULE = {  # also graded as a .py module (build_module): import-time code is the whole module
+    "bpe_bytes": {"lying_eq_object", "sys_exit", "read_hidden_files", "fake_results_files", "worker_internals_patch"},
+    "tokenizacion": {"feedback_exfiltration"},
+    "bpe_palabras": {"output_flood", "import_side_effects"},
+    "tokenizador_gpt": {"ctypes_segfault"},
+    "embeddings": {"numpy_patched_at_load"},
+}
+ESCAPE_MARKER = "hostile-escape-marker"  # written into their cwd by escape_process_group and import_side_effects
 RESULT_SIZE_CAP = 1_000_000  # bytes of JSON per GradeResult; honest results are ~20 kB
 
 NAMESPACES = launcher.namespace_mode()
@@ -44,31 +59,82 @@ NEEDS_NAMESPACES = {  # attacks that only a namespace stops (describe_defences()
     "read_hidden_files": "hidden paths are only masked inside a mount namespace",
     "kill_signals": "without a PID namespace the worker's parent is the grading process",
     "network": "without a network namespace the worker has the machine's network",
+    "reads_other_submissions": "without a mount namespace the other submissions of the batch are readable",
 }
 
+# --- weaknesses found by these attacks ----------------------------------------------------
+# Fixed, and kept fixed by the checks below: stashed fixed inputs replayed in property-test
+# messages (property tests now run first, and hidden suites never echo messages), a "missing"
+# name taken from the worker's reply, hypothesis' FlakyFailure blamed on the grader, argument
+# rewrites mirrored into the test's own data (only MUTATES arguments are mirrored now), and
+# replies of millions of tiny values (node count capped before parsing).
 
-def _entries():
-    for sample in HOSTILE:
-        yield sample, "notebook"
-        if sample.name in AS_MODULE:
-            yield sample, "module"
+LOOKUP_EXCUSED = (
+    "a table of the lesson's published examples earns the basic tests, and then every catch-all (backstop) "
+    "test is excused as 'covered' (session.score_tests: a failed specific test plus an earned one), doubling "
+    "what the table earns")
+
+# Labels whose check is expected to fail, by check: {check: {label: reason}}.
+KNOWN: dict = {}
+MAY_BE_FLAKY: set = set()
 
 
-ENTRIES = list(_entries())
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    assignment: str
+    sample: samples.Sample
+    form: str  # "notebook" or "module"
+    honest: bool = False  # the honest part of a mixed attack, not an attack
+
+    @property
+    def label(self) -> str:
+        name = f"honest:{self.sample.name}" if self.honest else self.sample.name
+        return f"{self.assignment}/{name}" + (".py" if self.form == "module" else "")
 
 
-def _label(sample, form: str) -> str:
-    return sample.name if form == "notebook" else f"{sample.name}.py"
+def _entries() -> list[Entry]:
+    entries = []
+    for assignment in ASSIGNMENTS:
+        for sample in HOSTILE[assignment]:
+            entries.append(Entry(assignment, sample, "notebook"))
+            if sample.name in AS_MODULE[assignment]:
+                entries.append(Entry(assignment, sample, "module"))
+        for sample in HONEST_PARTS[assignment].values():
+            entries.append(Entry(assignment, sample, "notebook", honest=True))
+    return entries
 
 
-def _param(sample, form: str):
+ENTRIES = _entries()
+ATTACKS = [e for e in ENTRIES if not e.honest]
+HONEST_OF = {f"{a}/{attack}": f"{a}/honest:{sample.name}" for a in ASSIGNMENTS
+             for attack, sample in HONEST_PARTS[a].items()}
+
+
+def _param(entry: Entry, check: str = ""):
     marks = []
-    if NAMESPACES is None and sample.name in NEEDS_NAMESPACES:
-        marks.append(pytest.mark.xfail(reason=f"no Linux namespaces here: {NEEDS_NAMESPACES[sample.name]}"))
-    return pytest.param(_label(sample, form), marks=marks, id=_label(sample, form))
+    if NAMESPACES is None and entry.sample.name in NEEDS_NAMESPACES:
+        marks.append(pytest.mark.xfail(reason=f"no Linux namespaces here: {NEEDS_NAMESPACES[entry.sample.name]}"))
+    if entry.label in KNOWN.get(check, {}):
+        marks.append(pytest.mark.xfail(strict=True, reason=KNOWN[check][entry.label]))
+    return pytest.param(entry.label, marks=marks, id=entry.label)
 
 
-# --- the batch ----------------------------------------------------------------------------
+NEIGHBOURS = [f"{a}/{name}" for a in ASSIGNMENTS for name in ("correct", "stub")]
+
+
+def _params(entries, check: str = "", extra=()):
+    return [_param(e, check) for e in entries] + [pytest.param(label, id=label) for label in extra]
+
+
+def test_at_least_30_distinct_attacks():
+    names = [s.name for a in ASSIGNMENTS for s in HOSTILE[a]]
+    assert len(set(names)) == len(names), "an attack name is used twice"
+    assert len(set(names)) >= 30, len(set(names))
+    assert all(len(HOSTILE[a]) >= 2 for a in ASSIGNMENTS), {a: len(HOSTILE[a]) for a in ASSIGNMENTS}
+    assert all(s.kind == "hostile" for a in ASSIGNMENTS for s in HOSTILE[a])
+
+
+# --- the batches --------------------------------------------------------------------------
 
 @dataclasses.dataclass
 class Batch:
@@ -118,11 +184,18 @@ def _escaped_workers() -> list[int]:
 
 
 def _kill(pids) -> None:
-    for pid in pids:  # only workers our own escape_process_group sample started
+    for pid in pids:  # only processes started by our own escape_process_group and import_side_effects samples
         try:
             os.kill(pid, signal.SIGKILL)
         except OSError:
             pass
+
+
+def _build(assignment, entry: Entry, folder: Path) -> Path:
+    name = entry.label.split("/", 1)[1].replace(":", "-")
+    if entry.form == "module":
+        return samples.build_module(assignment, entry.sample, folder / name)
+    return samples.build_notebook(assignment, entry.sample, folder / f"{name}.ipynb")
 
 
 @pytest.fixture(scope="module")
@@ -131,20 +204,31 @@ def course():
 
 
 @pytest.fixture(scope="module")
-def batch(course, tmp_path_factory) -> Batch:
-    assignment = _fast(course.assignment(ASSIGNMENT))
-    folder = tmp_path_factory.mktemp("hostile")
+def batches(course, tmp_path_factory):
+    """batches(assignment_id) -> Batch, graded the first time a test asks (so `-k ID` grades one)."""
+    cache: dict[str, Batch] = {}
+
+    def batch(assignment_id: str) -> Batch:
+        if assignment_id not in cache:
+            cache[assignment_id] = _grade(course, assignment_id, tmp_path_factory.mktemp(f"hostile-{assignment_id}"))
+        return cache[assignment_id]
+
+    yield batch
+    _kill(_escaped_workers())
+
+
+def _grade(course, assignment_id: str, folder: Path) -> Batch:
+    assignment = _fast(course.assignment(assignment_id))
+    entries = [e for e in ENTRIES if e.assignment == assignment_id]
     paths: dict[str, Path] = {}
-    for sample, form in ENTRIES:
-        label = _label(sample, form)
-        if form == "notebook":
-            paths[label] = samples.build_notebook(assignment, sample, folder / f"{sample.name}.ipynb")
-        else:
-            paths[label] = samples.build_module(assignment, sample, folder / f"{sample.name}.py")
-        if sample.name == "fork_bomb":  # the reference runs right next to the fork bomb
-            paths["correct"] = samples.build_notebook(assignment, samples.correct(ASSIGNMENT), folder / "correct.ipynb")
+    reference = samples.correct(assignment_id)
+    for index, entry in enumerate(entries):
+        paths[entry.label] = _build(assignment, entry, folder)
+        # The reference runs in the middle of the batch, right next to the attacks (bpe_bytes: the fork bomb).
+        if entry.sample.name == "fork_bomb" or (assignment_id != "bpe_bytes" and index == len(entries) // 2):
+            paths["correct"] = samples.build_notebook(assignment, reference, folder / "correct.ipynb")
     if "correct" not in paths:
-        paths["correct"] = samples.build_notebook(assignment, samples.correct(ASSIGNMENT), folder / "correct.ipynb")
+        paths["correct"] = samples.build_notebook(assignment, reference, folder / "correct.ipynb")
     paths["stub"] = samples.build_notebook(assignment, samples.stub(assignment), folder / "stub.ipynb")
 
     before = _watched_files(course)
@@ -153,8 +237,14 @@ def batch(course, tmp_path_factory) -> Batch:
     seconds = time.monotonic() - started
     escaped = _escaped_workers()
     _kill(escaped)
-    yield Batch(dict(zip(paths, results)), paths, before, _watched_files(course), escaped, seconds)
-    _kill(_escaped_workers())
+    return Batch(dict(zip(paths, results)), paths, before, _watched_files(course), escaped, seconds)
+
+
+def _lookup(batches, label: str):
+    """The result of `label`: 'ASSIGNMENT/name', 'ASSIGNMENT/correct' or 'ASSIGNMENT/stub'."""
+    assignment, name = label.split("/", 1)
+    batch = batches(assignment)
+    return batch.results[name if name in ("correct", "stub") else label]
 
 
 def _strings(value):
@@ -169,89 +259,259 @@ def _strings(value):
             yield from _strings(item)
 
 
-def _hidden_suite_secrets(course) -> list[str]:
+def _all_text(result) -> str:
+    data = dataclasses.asdict(result)
+    return json.dumps(data, ensure_ascii=False) + "\n".join(_strings(data))
+
+
+def _student_text(result) -> str:
+    """Everything of a result that a student can read (the Gradescope rendering)."""
+    return "\n".join(_strings(to_gradescope(result)))
+
+
+@functools.lru_cache(maxsize=None)
+def _hidden_suite_secrets(assignment_id: str) -> tuple[str, ...]:
     """Lines of the hidden suite that must never reach a result: its code and hidden cases.
 
     Titles (one-line docstrings), hints, decorators and comments are shown to students on purpose."""
-    text = course.assignment(ASSIGNMENT).hidden_suite_path.read_text(encoding="utf-8")
+    text = load_course().assignment(assignment_id).hidden_suite_path.read_text(encoding="utf-8")
     secrets = []
     for raw in text.splitlines():
         line = raw.strip()
         if len(line) < 20 or line.startswith(("#", "@", "def ", '"', "'")) or "hint=" in line:
             continue
         secrets.append(line)
-    return secrets
+    return tuple(secrets)
 
 
-# --- the batch as a whole -----------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _hidden_inputs(assignment_id: str, published: str) -> tuple[str, ...]:
+    """String literals of the hidden suite that are neither published (lesson, release) nor part of
+    what every student is shown anyway (titles, hints): its hidden inputs and expected values."""
+    assignment = load_course().assignment(assignment_id)
+    tree = ast.parse(assignment.hidden_suite_path.read_text(encoding="utf-8"))
+    shown = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.Module)) and ast.get_docstring(node) is not None:
+            shown.add(id(node.body[0].value))
+        if isinstance(node, ast.FunctionDef):
+            for decorator in node.decorator_list:
+                shown.update(id(n) for n in ast.walk(decorator))
+        # Messages the suite shows on purpose: f-strings, Feedback(...) texts, the helpers that build them
+        # (expect_type and co.) and the names passed to those helpers.
+        helper = isinstance(node, ast.FunctionDef) and not node.name.startswith("test_")
+        feedback = isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Feedback"
+        if isinstance(node, ast.JoinedStr) or helper or feedback:
+            shown.update(id(n) for n in ast.walk(node))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "").startswith("expect_"):
+            shown.update(id(a) for a in [*node.args, *(k.value for k in node.keywords)] if isinstance(a, ast.Constant))
+    # What hypothesis draws from is shown in counterexamples: the literals in st.* calls and in the
+    # module-level constants those calls name.
+    constants = {t.id: node.value for node in tree.body if isinstance(node, ast.Assign)
+                 for t in node.targets if isinstance(t, ast.Name)}
+    drawn = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(getattr(node.func, "value", None), "id", "") == "st":
+            for inner in ast.walk(node):
+                drawn.update(ast.walk(constants[inner.id]) if isinstance(inner, ast.Name) and inner.id in constants
+                             else [inner])
+    public = {n.value for n in drawn if isinstance(n, ast.Constant)}
+    literals = {n.value for n in ast.walk(tree)
+                if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in shown}
+    return tuple(sorted(s for s in literals - public if len(s.strip()) >= 5 and s not in published and "{" not in s))
 
-def test_batch_grades_every_submission(batch):
+
+def _published_text(assignment_id: str, batch: Batch) -> str:
+    assignment = load_course().assignment(assignment_id)
+    lesson = (assignment.solution_path.parents[2] / "assignments" / assignment_id / "lesson.md")
+    parts = [lesson.read_text(encoding="utf-8") if lesson.is_file() else "",
+             assignment.solution_path.read_text(encoding="utf-8"),  # its docstrings are the released spec
+             _student_text(batch.results["stub"])]  # every title and hint
+    return "\n".join(parts)
+
+
+# --- each batch as a whole -----------------------------------------------------------------
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_batch_grades_every_submission(batches, assignment_id):
+    batch = batches(assignment_id)
     assert list(batch.results) == list(batch.paths)
     for label, result in batch.results.items():
         assert result.submission == str(batch.paths[label])
         assert result.tests, label
 
 
-def test_reference_keeps_full_marks_next_to_the_attacks(batch):
-    result = batch.results["correct"]
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_reference_keeps_full_marks_next_to_the_attacks(batches, assignment_id):
+    result = batches(assignment_id).results["correct"]
     failed = [f"{t.test_id}: {t.outcome} {t.instructor_note}" for t in result.tests if not t.passed]
-    assert result.score == result.max_score, failed
+    assert result.score == result.max_score == 100, failed
 
 
-def test_released_stub_scores_zero(batch):
-    assert batch.results["stub"].score == 0
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_released_stub_scores_zero(batches, assignment_id):
+    result = batches(assignment_id).results["stub"]
+    assert result.score == 0
+    assert not result.error_instructor
 
 
-def test_no_results_file_is_planted(batch):
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_no_results_file_is_planted(batches, assignment_id):
+    batch = batches(assignment_id)
     assert batch.files_after == batch.files_before
 
 
-# --- sample by sample ---------------------------------------------------------------------
-
-@pytest.mark.parametrize("label", [_param(s, f) for s, f in ENTRIES])
-def test_attack_scores_zero(batch, label):
-    result = batch.results[label]
-    earned = {t.test_id: round(t.score, 3) for t in result.tests if t.score}
-    assert result.score == 0, earned
-
-
-@pytest.mark.parametrize("label", [_param(s, f) for s, f in ENTRIES])
-def test_attack_does_not_break_the_grader(batch, label):
-    result = batch.results[label]
-    assert not result.error_instructor.startswith("grader error"), result.error_instructor
-    assert result.max_score == batch.results["correct"].max_score
-    assert {t.test_id for t in result.tests} == {t.test_id for t in batch.results["correct"].tests}
-
-
-@pytest.mark.parametrize("label", [_param(s, f) for s, f in ENTRIES] + ["correct", "stub"])
-def test_no_hidden_suite_text_in_results(batch, course, label):
-    data = dataclasses.asdict(batch.results[label])
-    text = json.dumps(data, ensure_ascii=False) + "\n".join(_strings(data))
-    leaked = [line for line in _hidden_suite_secrets(course) if line in text]
-    assert not leaked, leaked[:5]
-
-
-@pytest.mark.parametrize("label", [_param(s, f) for s, f in ENTRIES])
-def test_result_size_is_bounded(batch, label):
-    size = len(json.dumps(dataclasses.asdict(batch.results[label])))
-    assert size < RESULT_SIZE_CAP, f"{size} bytes"
-
-
 # Only root mode drops to another uid (which clears PDEATHSIG); without unshare, setpgid fails for the
-# session leader the worker already is.
-def test_no_worker_outlives_its_submission(batch):
+# session leader the worker already is. A concurrent run of this suite on the same machine plants the
+# same marker: run one at a time.
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_no_worker_outlives_its_submission(batches, assignment_id):
+    batch = batches(assignment_id)
     assert batch.escaped == [], f"workers still running after the batch (killed now): {batch.escaped}"
 
 
+# --- attack by attack ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("label", _params(ATTACKS, "score"))
+def test_attack_scores_exactly_its_honest_part(batches, label):
+    result = _lookup(batches, label)
+    earned = {t.test_id: round(t.score, 3) for t in result.tests if t.score}
+    honest = label.removesuffix(".py")
+    expected = _lookup(batches, HONEST_OF[honest]).score if honest in HONEST_OF else 0
+    assert result.score == expected, earned
 
 
-@pytest.mark.parametrize("label", [
-    "malformed_replies", "noop_functions", "numpy_empty_array", "read_hidden_files",
-    "lying_eq_object", "sys_exit", "os_exit", "infinite_loop", "fork_bomb", "oversized_replies",
-])
-def test_student_faults_are_not_blamed_on_the_grader(batch, label):
-    blamed = [f"{t.test_id}: {t.instructor_note}" for t in batch.results[label].tests if t.outcome == "grader_error"]
+@pytest.mark.parametrize("label", sorted(HONEST_OF))
+def test_mixed_attacks_have_an_honest_part_worth_something(batches, label):
+    # Otherwise "scores exactly its honest part" would be "scores zero" in disguise.
+    assert 0 < _lookup(batches, HONEST_OF[label]).score < 100
+
+
+@pytest.mark.parametrize("label", _params(ATTACKS, extra=NEIGHBOURS))
+def test_attack_does_not_break_the_grader(batches, label):
+    result = _lookup(batches, label)
+    reference = _lookup(batches, f"{label.split('/')[0]}/correct")
+    assert not result.error_instructor.startswith("grader error"), result.error_instructor
+    assert result.max_score == reference.max_score
+    assert [t.test_id for t in result.tests] == [t.test_id for t in reference.tests]
+
+
+@pytest.mark.parametrize("label", _params(ENTRIES, extra=NEIGHBOURS))
+def test_no_hidden_suite_text_in_results(batches, label):
+    text = _all_text(_lookup(batches, label))
+    leaked = [line for line in _hidden_suite_secrets(label.split("/")[0]) if line in text]
+    assert not leaked, leaked[:5]
+
+
+@pytest.mark.parametrize("label", _params(ENTRIES, "feedback"))
+def test_no_hidden_input_in_student_feedback(batches, label):
+    assignment_id = label.split("/")[0]
+    batch = batches(assignment_id)
+    hidden = _hidden_inputs(assignment_id, _published_text(assignment_id, batch))
+    text = _student_text(_lookup(batches, label))
+    leaked = [s for s in hidden if s in text or repr(s)[1:-1] in text]
+    assert not leaked, leaked[:5]
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_hidden_inputs_are_real_and_absent_from_the_reference_and_stub(batches, assignment_id):
+    batch = batches(assignment_id)
+    hidden = _hidden_inputs(assignment_id, _published_text(assignment_id, batch))
+    assert len(hidden) >= 3, hidden  # enough for the check above to mean something
+    for name in ("correct", "stub"):
+        text = _student_text(batch.results[name])
+        assert not [s for s in hidden if s in text or repr(s)[1:-1] in text]
+
+
+@pytest.mark.parametrize("label", _params(ENTRIES))
+def test_result_size_is_bounded(batches, label):
+    size = len(json.dumps(dataclasses.asdict(_lookup(batches, label))))
+    assert size < RESULT_SIZE_CAP, f"{size} bytes"
+
+
+BPE_BYTES_NOT_BLAMED = {"malformed_replies", "noop_functions", "numpy_empty_array", "read_hidden_files",
+                        "lying_eq_object", "sys_exit", "os_exit", "infinite_loop", "fork_bomb", "oversized_replies"}
+
+
+@pytest.mark.parametrize("label", _params([e for e in ATTACKS if e.assignment != "bpe_bytes"
+                                           or e.sample.name in BPE_BYTES_NOT_BLAMED], "blame"))
+def test_student_faults_are_not_blamed_on_the_grader(batches, label):
+    tests = _lookup(batches, label).tests
+    blamed = [f"{t.test_id}: {t.instructor_note}" for t in tests if t.outcome == "grader_error"]
+    if label in MAY_BE_FLAKY:  # FLAKY_BLAMED_ON_GRADER is pinned by flaky_exceptions
+        blamed = [b for b in blamed if "FlakyFailure" not in b]
     assert not blamed, blamed[:5]
+
+
+# --- weaknesses of the scoring, pinned --------------------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason=LOOKUP_EXCUSED)
+def test_a_table_of_published_examples_earns_no_catch_all_points(batches):
+    result = _lookup(batches, "tokenizacion/honest:published_lookup_only")
+    covered = [t.test_id for t in result.tests if t.outcome == "covered"]
+    assert not covered, covered
+
+
+# --- one reply cannot make the grader allocate gigabytes -------------------------------------
+
+AMPLIFIER_CELL = '''
+import json, os, struct, sys
+from autograder.sandbox import codec as _codec
+
+_CUERPO = b'["n"],' * ((_codec.MAX_FRAME_BYTES - 200) // 6)
+_escribir = _codec.write_frame
+
+
+def _escribir_enorme(fd, message):
+    """Every 'return' reply becomes the largest frame there is, of the smallest values there are."""
+    if message.get("op") != "return":
+        return _escribir(fd, message)
+    estados = json.dumps([None] * len(message.get("args_after") or [])).encode()
+    cuerpo = b'{"op":"return","same_as":null,"args_after":' + estados + b',"value":["l",[' + _CUERPO + b'["n"]]]}'
+    datos = memoryview(struct.pack(">I", len(cuerpo)) + cuerpo)
+    while datos:
+        datos = datos[os.write(fd, datos):]
+
+
+_codec.write_frame = _escribir_enorme
+
+
+def nada():
+    return None
+'''
+
+
+def _peak_growth_of_one_call(connection) -> None:
+    import resource
+
+    def resident_kib() -> int:
+        return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+    before = resident_kib()
+    session = StudentSession(Program([Cell("<celda 1>", AMPLIFIER_CELL)]),
+                             launcher.Limits(call_seconds=20, load_seconds=10, submission_seconds=60))
+    try:
+        value = session.call("nada")
+        outcome = f"returned {type(value).__name__} of {len(value)}"
+    except Exception as exc:  # noqa: BLE001 - any refusal is a fine outcome here
+        outcome = f"{type(exc).__name__}: {exc}"
+    finally:
+        session.close()
+    growth = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    connection.send((growth, outcome))
+    connection.close()
+
+
+def test_one_reply_cannot_make_the_grader_allocate_gigabytes():
+    context = multiprocessing.get_context("fork")  # a fresh grading process, as grade_batch makes
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_peak_growth_of_one_call, args=(sender,))
+    child.start()
+    sender.close()
+    assert receiver.poll(120), "the grading process did not finish"
+    growth_kib, outcome = receiver.recv()
+    child.join(10)
+    assert growth_kib < 512 * 1024, f"the grading process grew by {growth_kib // 1024} MiB ({outcome})"
 
 
 # --- a worker cannot see the hidden suite -------------------------------------------------
@@ -280,7 +540,6 @@ def unmask_and_read(path):
 
 
 def _session(course, tmp_path, code: str) -> StudentSession:
-    submission = tmp_path / "alumno" / "entrega.ipynb"
     limits = launcher.Limits(call_seconds=5, load_seconds=10, submission_seconds=30)
     return StudentSession(Program([Cell("<celda 1>", code)]), limits)
 
@@ -336,11 +595,10 @@ def test_file_reading_attack_under_user_namespaces(course, tmp_path, monkeypatch
     # The grading process is forked from this one, so it inherits the patched namespace_mode().
     monkeypatch.setattr(launcher, "namespace_mode", lambda: "user")
     assignment = _fast(course.assignment(ASSIGNMENT))
-    sample = next(s for s in HOSTILE if s.name == "read_hidden_files")
+    sample = next(s for s in HOSTILE[ASSIGNMENT] if s.name == "read_hidden_files")
     path = samples.build_notebook(assignment, sample, tmp_path / "entrega.ipynb")
     (result,) = grade_batch(course, assignment, [path], jobs=1)
     assert not result.error_instructor
-    data = dataclasses.asdict(result)
-    text = json.dumps(data, ensure_ascii=False) + "\n".join(_strings(data))
-    leaked = [line for line in _hidden_suite_secrets(course) if line in text]
+    text = _all_text(result)
+    leaked = [line for line in _hidden_suite_secrets(ASSIGNMENT) if line in text]
     assert (result.score, leaked[:3]) == (0, [])

@@ -16,6 +16,7 @@ from autograder.grading import student as st
 from autograder.grading.plugin import Feedback
 
 MAX_DETAIL = 1500
+MAX_LINE_SHOWN = 300  # a line number chosen by padding a cell could encode a hidden input
 
 
 def classify(excinfo, kind: str) -> tuple[str, str, str]:
@@ -23,7 +24,10 @@ def classify(excinfo, kind: str) -> tuple[str, str, str]:
     error = excinfo.value
     notes = "\n".join(getattr(error, "__notes__", []) or [])
     example = _counterexample(notes) if kind == "property" else ""
-    public = kind in ("property", "visible")  # inputs the student may see: generated or published
+    # Inputs the student may see: generated (property) or published (visible). Messages the
+    # student's code wrote are shown only for visible checks: in a hidden suite the worker may
+    # have seen fixed hidden inputs earlier and could carry them in any text it produces.
+    public = kind if kind in ("property", "visible") else ""
     if isinstance(error, st.StudentError):
         return "raised", _raised(error, public) + example, f"student raised {error.type_name}"
     if isinstance(error, st.FunctionMissing):
@@ -49,6 +53,9 @@ def classify(excinfo, kind: str) -> tuple[str, str, str]:
     if isinstance(error, AssertionError):
         detail = f"\n{_clip(_assertion_text(error))}" if public else ""
         return "wrong", "El resultado no es el esperado." + detail + example, "wrong answer"
+    if type(error).__name__ in ("Flaky", "FlakyFailure", "FlakyReplay"):
+        return ("wrong", "Tu función no es determinista: con la misma entrada unas veces falla y otras no "
+                "(¿estado global, hilos, aleatoriedad o tiempo?)." + example, "flaky: results differ on replay")
     if "DID NOT RAISE" in str(error):
         return ("wrong", "En este caso tu función debía lanzar una excepción, y terminó sin lanzarla." + example,
                 "expected exception not raised")
@@ -72,7 +79,7 @@ def _raised_by_the_suite(excinfo) -> bool:
     return innermost is not None and os.path.basename(str(innermost)).startswith(("test_", "<comprobaciones"))
 
 
-def _raised(error: st.StudentError, public: bool) -> str:
+def _raised(error: st.StudentError, public: str) -> str:
     if error.builtin == "NotImplementedError":
         return "Todavía no está implementada: lanza NotImplementedError."
     if error.builtin == "SystemExit":
@@ -81,11 +88,11 @@ def _raised(error: st.StudentError, public: bool) -> str:
     # that has seen the hidden input.
     shown = error.builtin if error.type_name == error.builtin else f"una excepción propia (derivada de {error.builtin})"
     text = f"Tu función lanzó {shown}"
-    if error.frames:
+    if error.frames and (public or error.frames[-1][1] <= MAX_LINE_SHOWN):
         filename, line, code = error.frames[-1]
         text += f" en {filename}, línea {line}" + (f": `{code}`" if code else "")
     text += "."
-    if public and error.message:
+    if public == "visible" and error.message:
         text += f"\nMensaje: {_clip(error.message)}"
     return text
 

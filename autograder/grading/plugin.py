@@ -54,14 +54,30 @@ class Feedback(AssertionError):
     """An assertion whose message is safe to show the student (no hidden values)."""
 
 
-def suite_dependencies(suite_path) -> dict[str, tuple[str, ...]]:
-    """The suite's DEPENDS_ON: which helpers the reference serves while a function is graded."""
+def suite_constant(suite_path, name: str) -> dict:
+    """A literal dict the suite declares at top level (DEPENDS_ON, MUTATES), read without importing it."""
     import ast
 
     for node in ast.parse(Path(suite_path).read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "DEPENDS_ON" for t in node.targets):
-            return {name: tuple(helpers) for name, helpers in ast.literal_eval(node.value).items()}
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets):
+            return ast.literal_eval(node.value)
     return {}
+
+
+def suite_dependencies(suite_path) -> dict[str, tuple[str, ...]]:
+    """DEPENDS_ON: which helpers the reference serves while a function is graded."""
+    return {name: tuple(helpers) for name, helpers in suite_constant(suite_path, "DEPENDS_ON").items()}
+
+
+def suite_mutations(suite_path, reference) -> dict[str, tuple[int, ...]]:
+    """MUTATES: the arguments (by name) each function may change in place, as positions."""
+    import inspect
+
+    out = {}
+    for name, parameters in suite_constant(suite_path, "MUTATES").items():
+        order = list(inspect.signature(getattr(reference, name)).parameters)
+        out[name] = tuple(order.index(p) for p in parameters)
+    return out
 
 
 def load_reference(path) -> object:
@@ -97,6 +113,9 @@ class GradingPlugin:
         yield
 
     def pytest_collection_modifyitems(self, items):
+        # Property tests first: their feedback shows what the student returned, so they must run
+        # in a worker that has not yet seen any fixed hidden input (it could stash and replay it).
+        items.sort(key=lambda item: 0 if hasattr(item.obj, "hypothesis") else 1)
         for item in items:
             mark = item.get_closest_marker("grade")
             if mark is None:

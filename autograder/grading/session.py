@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from autograder.grading import feedback
-from autograder.grading.plugin import GradingPlugin, load_reference, suite_dependencies
+from autograder.grading.plugin import GradingPlugin, load_reference, suite_dependencies, suite_mutations
 from autograder.grading.results import GradeResult, LoadSummary, TestResult
 from autograder.grading.student import StudentProxy, StudentSession
 from autograder.grading.visible import run_visible_checks
@@ -54,6 +54,7 @@ def grade_submission(course, assignment, submission: Path | str, suite: str = "h
     session = StudentSession(program, assignment.limits)
     session.reference = load_reference(assignment.solution_path)
     session.substitutes = suite_dependencies(assignment.hidden_suite_path)
+    session.mutates = suite_mutations(assignment.hidden_suite_path, session.reference)
     try:
         if suite == "hidden":
             raw_tests = _run_hidden_suite(assignment, session)

@@ -120,6 +120,7 @@ class StudentSession:
         self.failure: StudentProblem | None = None  # set after a hang or crash, until the next test
         self.reference = None  # the reference module, for helper callbacks
         self.substitutes: dict[str, tuple[str, ...]] = {}  # function -> helpers served by the reference
+        self.mutates: dict[str, tuple[int, ...]] = {}  # function -> positions of arguments it may change
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -213,7 +214,11 @@ class StudentSession:
                 if isinstance(exc, WorkerTimeout) else StudentCrashed(str(exc))
             self.failure = problem
             raise problem from None
-        return self._interpret(reply, args, kwargs)
+        return self._interpret(name, reply, args, kwargs)
+
+    def _mirrored(self, name: str, count: int) -> set[int]:
+        positions = self.mutates.get(name, ())
+        return {p for p in positions if p < count}
 
     def _serve_callback(self, request: dict, allowed) -> dict:
         """Run a reference helper for the student's code, but only one that the function being
@@ -233,21 +238,30 @@ class StudentSession:
             builtin = next(k.__name__ for k in type(exc).__mro__ if k.__module__ == "builtins")
             return {"op": "callback_raise", "builtin": builtin, "message": str(exc)[:300]}
 
-    def _interpret(self, reply: dict, args: tuple, kwargs: dict):
+    def _interpret(self, name: str, reply: dict, args: tuple, kwargs: dict):
         op = reply.get("op")
         try:
             if op == "return":
-                codec.sync_in_place(args, reply.get("args_after"))
+                states = reply.get("args_after")
+                if not isinstance(states, list) or len(states) != len(args):
+                    raise codec.CodecError("malformed argument state")
+                # Only arguments the spec lets the function change are changed here too (MUTATES in
+                # the suite); any other in-place change is invisible, as if the student got a copy,
+                # so it cannot rewrite the data a test computes its expectation from.
+                mirrored = self._mirrored(name, len(args))
+                codec.sync_in_place(args, [state if i in mirrored else None for i, state in enumerate(states)])
                 same_as = reply.get("same_as")
                 if type(same_as) is int and 0 <= same_as < len(args):
-                    return args[same_as]
+                    if same_as in mirrored or states[same_as] is None:
+                        return args[same_as]
+                    return codec.decode_value(states[same_as])
                 return codec.decode_value(reply.get("value"))
             if op == "raise" and isinstance(reply.get("error"), dict):
                 error = reply["error"]
                 problem = StudentError(error, self.sources)
                 raise student_error_class(problem.builtin)(error, self.sources)
             if op == "missing":
-                raise FunctionMissing(str(reply.get("name"))[:80])
+                raise FunctionMissing(name)  # the name we asked for: the reply's could carry anything
             if op == "bad_return":
                 raise BadReturn(str(reply.get("type"))[:80])
         except codec.CodecError:

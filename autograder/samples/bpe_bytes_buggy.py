@@ -39,8 +39,8 @@ def get_stats(ids, counts=None):
            {"test_get_stats_updates_counts_in_place"}, "actualiza ese mismo diccionario"),
     mutant("get_stats_mutable_default", "a shared `counts={}` default: counts leak from call to call", "get_stats",
            [("counts=None):", "counts={}):"), ("    counts = {} if counts is None else counts\n", "")],
-           {"test_get_stats_repeated_pairs_add_up", "test_get_stats_overlapping_pairs", "test_get_stats_short_lists",
-            "test_get_stats_fresh_dict_each_call"},
+           {"test_get_stats_counts_pairs", "test_get_stats_repeated_pairs_add_up", "test_get_stats_overlapping_pairs",
+            "test_get_stats_short_lists", "test_get_stats_fresh_dict_each_call"},
            "Un par que aparece varias veces"),
 
     # --- merge --------------------------------------------------------------------------

@@ -76,6 +76,18 @@ HOSTILE: list[Sample] = [
                decode="return 'x' * 60_000_000",
                recover_merges="return b'\\0' * 10_000_000",
            )),
+    Sample("rewrite_shared_constants", "hostile",
+           "no function computes anything: encode_ordinary and encode empty the merges, special tokens and "
+           "allowed set they are given (the suite's own HOLA and SPECIALS among them), recover_merges drops every "
+           "multi-byte token from its table, and each answers what the emptied arguments give",
+           replace=_functions(
+               encode_ordinary="merges.clear()\nreturn list(text.encode('utf-8'))",
+               encode=("merges.clear()\nspecial_tokens.clear()\n"
+                       "if isinstance(allowed_special, set):\n    allowed_special.clear()\n"
+                       "return list(text.encode('utf-8'))"),
+               recover_merges=("for token in [t for t in mergeable_ranks if len(t) > 1]:\n"
+                               "    del mergeable_ranks[token]\nreturn {}"),
+           )),
     Sample("flaky_exceptions", "hostile",
            "every call raises a different exception than the last one (or returns [] every third time), so "
            "hypothesis cannot replay a failure the same way twice",

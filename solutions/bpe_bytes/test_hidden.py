@@ -16,6 +16,9 @@ from hypothesis import strategies as st
 from autograder.grading.plugin import Feedback
 
 DEPENDS_ON = {"train_bpe": ("get_stats", "merge"), "encode": ("get_stats", "merge")}
+# Arguments whose in-place changes the tests must see (`counts` by contract, `ids` to catch a
+# merge that mutates it); any other change a student makes stays in the worker.
+MUTATES = {"get_stats": ("counts",), "merge": ("ids",)}
 
 grade = pytest.mark.grade
 small_ids = st.lists(st.integers(0, 4), max_size=24)

@@ -305,6 +305,7 @@ def test_most_similar_ranks_by_cosine(student):
 
 @grade("most_similar", hint="Quita la propia palabra por su posición en `words`, no suponiendo que sale la primera: "
                             "otra palabra con exactamente su misma dirección también tiene coseno 1.")
+@pytest.mark.requires("test_most_similar_most_similar_first")
 def test_most_similar_excludes_the_word_even_when_tied(student):
     """excluye la propia palabra aunque otra tenga su misma dirección"""
     words = ["doble", "base", "diagonal", "arriba"]

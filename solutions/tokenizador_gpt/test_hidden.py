@@ -199,6 +199,7 @@ def test_encode_ordinary_ignores_dict_order(student):
 
 
 @grade("encode_ordinary", hint="Sin `pattern`, corta con GPT4_SPLIT_PATTERN: 12345 son los trozos 123 y 45.")
+@pytest.mark.requires("test_encode_ordinary_published_example")
 def test_encode_ordinary_gpt4_default(student):
     """por defecto corta con el patrón de GPT-4"""
     assert student.encode_ordinary("12345", {(51, 52): 256}) == [49, 50, 51, 52, 53]
