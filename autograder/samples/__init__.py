@@ -7,9 +7,11 @@ benchmarks, so every claim about what the grader catches is made on one corpus.
 
 from __future__ import annotations
 
+import ast
 import copy
 import dataclasses
 import functools
+import textwrap
 import importlib
 from pathlib import Path
 
@@ -63,6 +65,31 @@ def rewrite(name, description, source, failing, hint) -> Sample:
     function = source.split("def ", 1)[1].split("(", 1)[0]
     return Sample(name, "buggy", description, replace={function: source.strip("\n")},
                   failing=frozenset(failing), hint=hint)
+
+
+STUB_LINE = "raise NotImplementedError()"
+
+
+def cell(source: str) -> str:
+    """A code cell written indented inside a Python string, dedented."""
+    return textwrap.dedent(source).strip("\n")
+
+
+def call_arguments(assignment_id: str, name: str) -> str:
+    """A function's parameters as call arguments, e.g. "ids, counts" for get_stats."""
+    signature = ast.parse(f"def f({parameter_lists(assignment_id)[name]}): pass").body[0].args
+    return ", ".join(a.arg for a in signature.posonlyargs + signature.args)
+
+
+def replace_all(assignment_id: str, default: str = STUB_LINE, **bodies: str) -> dict:
+    """Every graded function with a new body: `bodies[name]`, else `default`, where {name} is
+    the function's name and {args} its parameters as call arguments (for hostile samples)."""
+    out = {}
+    for name, parameters in parameter_lists(assignment_id).items():
+        body = bodies.get(name, default).replace("{name}", name).replace("{args}", call_arguments(assignment_id, name))
+        lines = textwrap.dedent(body).strip("\n").splitlines()
+        out[name] = f"def {name}({parameters}):\n" + "\n".join("    " + line if line else "" for line in lines)
+    return out
 
 
 def correct(assignment_id: str) -> Sample:

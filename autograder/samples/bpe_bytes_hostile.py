@@ -1,32 +1,18 @@
 """Hostile samples for `bpe_bytes`: attacks on the grader (see autograder/samples/__init__.py)."""
 
-import textwrap
 
-from autograder.samples import Sample, parameter_lists
+from functools import partial
+
+from autograder.samples import STUB_LINE, Sample, call_arguments, cell, parameter_lists, replace_all
 
 # Each attack replaces every graded function (or makes it useless), so a sound grader gives
 # it exactly 0. tests/test_hostile.py grades them all in one batch next to the reference.
 
 _SIGNATURES = parameter_lists("bpe_bytes")
-_STUB = "raise NotImplementedError()"
-
-
-def _def(name: str, body: str) -> str:
-    lines = textwrap.dedent(body).strip("\n").splitlines()
-    return f"def {name}({_SIGNATURES[name]}):\n" + "\n".join("    " + line if line else "" for line in lines)
-
-
-def _functions(default: str = _STUB, **bodies: str) -> dict:
-    """Every graded function: its body from `bodies`, else `default` ({name} is the function's name)."""
-    return {name: _def(name, bodies.get(name, default).replace("{name}", name)) for name in _SIGNATURES}
-
-
-def _arguments(name: str) -> str:
-    return ", ".join(p.split("=")[0].strip() for p in _SIGNATURES[name].split(","))
-
-
-def _cell(source: str) -> str:
-    return textwrap.dedent(source).strip("\n")
+_STUB = STUB_LINE
+_functions = partial(replace_all, "bpe_bytes")
+_arguments = partial(call_arguments, "bpe_bytes")
+_cell = cell
 
 
 _LIAR = _cell('''

@@ -5,35 +5,17 @@ it exactly 0. tests/test_hostile.py grades them in one batch next to the referen
 stub, some of them also as a .py module.
 """
 
-import ast
-import textwrap
 
-from autograder.samples import Sample, parameter_lists
+from functools import partial
+
+from autograder.samples import STUB_LINE, Sample, call_arguments, cell, parameter_lists, replace_all
 
 ASSIGNMENT = "tokenizador_gpt"
 _SIGNATURES = parameter_lists(ASSIGNMENT)
-_STUB = "raise NotImplementedError()"
-
-
-def _def(name: str, body: str) -> str:
-    lines = textwrap.dedent(body).strip("\n").splitlines()
-    return f"def {name}({_SIGNATURES[name]}):\n" + "\n".join("    " + line if line else "" for line in lines)
-
-
-def _functions(default: str = _STUB, **bodies: str) -> dict:
-    """Every graded function: its body from `bodies`, else `default` ({name} is the function's name,
-    {args} its parameters as call arguments)."""
-    return {name: _def(name, bodies.get(name, default).replace("{name}", name).replace("{args}", _arguments(name)))
-            for name in _SIGNATURES}
-
-
-def _arguments(name: str) -> str:
-    signature = ast.parse(f"def f({_SIGNATURES[name]}): pass").body[0].args
-    return ", ".join(a.arg for a in signature.posonlyargs + signature.args)
-
-
-def _cell(source: str) -> str:
-    return textwrap.dedent(source).strip("\n")
+_STUB = STUB_LINE
+_functions = partial(replace_all, ASSIGNMENT)
+_arguments = partial(call_arguments, ASSIGNMENT)
+_cell = cell
 
 
 _FLAKY = _cell('''
