@@ -1,11 +1,16 @@
 """The `autograder` command (instructor- and CI-facing, in English).
 
     autograder release ASSIGNMENT | --all        student versions through nbgrader
-    autograder grade ASSIGNMENT SUBMISSION...    grade notebooks, .py modules or folders
+    autograder grade ASSIGNMENT                  the whole class: nbgrader's submitted/ tree -> gradebook
+    autograder grade ASSIGNMENT --lms DOWNLOAD   import an LMS folder or zip into submitted/, then as above
+    autograder grade ASSIGNMENT SUBMISSION...    grade notebooks, .py modules or folders -> results.json
+    autograder feedback ASSIGNMENT               one Spanish HTML page per student in feedback/
+    autograder report ASSIGNMENT                 the instructor's HTML report in reports/
+    autograder export                            grades.csv for the LMS: a row per student, a column per assignment
     autograder demo                              release, grade sample submissions, show the table
     autograder check-course                      validate course.yml
 
-Exit codes: 0 graded (whatever the scores), 2 bad usage or course.yml, 3 grader error.
+Exit codes: 0 done (whatever the scores), 2 bad usage, course.yml or input, 3 grader error.
 """
 
 from __future__ import annotations
@@ -31,7 +36,14 @@ def _parser() -> argparse.ArgumentParser:
 
     grade = commands.add_parser("grade", help="grade submissions against the hidden suite")
     grade.add_argument("assignment")
-    grade.add_argument("submissions", nargs="+", type=Path)
+    grade.add_argument("submissions", nargs="*", type=Path,
+                       help="files or folders to grade one by one; none: the whole class in the course directory")
+    grade.add_argument("--course-dir", type=Path, help="nbgrader course directory (default: from course.yml)")
+    grade.add_argument("--lms", type=Path, metavar="DOWNLOAD",
+                       help="a folder or .zip downloaded from the LMS (Canvas, Moodle or one file per student), "
+                            "imported into the course directory's submitted/ first")
+    grade.add_argument("--force", action="store_true",
+                       help="grade every submission again, even those unchanged since they were graded")
     grade.add_argument("--results", type=Path,
                        help="results.json for one submission; a folder of them for several "
                             "(default: ./results.json or ./results/)")
@@ -39,6 +51,17 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--quiet", action="store_true", help="print only the summary table")
     grade.add_argument("--visible", action="store_true",
                        help="run only the release's visible checks (public feedback), not the hidden suite")
+
+    for name, help_text in (("feedback", "write one Spanish HTML feedback page per student"),
+                            ("report", "write the instructor's HTML report for an assignment")):
+        command = commands.add_parser(name, help=help_text)
+        command.add_argument("assignment")
+        command.add_argument("--course-dir", type=Path, help="nbgrader course directory (default: from course.yml)")
+        if name == "report":
+            command.add_argument("--output", type=Path, help="default: COURSE_DIR/reports/ASSIGNMENT.html")
+    export = commands.add_parser("export", help="write every student's grades as CSV for the LMS")
+    export.add_argument("--course-dir", type=Path, help="nbgrader course directory (default: from course.yml)")
+    export.add_argument("--output", type=Path, help="default: COURSE_DIR/grades.csv")
 
     demo = commands.add_parser("demo", help="release bpe_bytes, grade a generated batch, print the table")
     demo.add_argument("--dir", type=Path, default=Path("demo"), help="where to put the demo (default: ./demo)")
@@ -104,6 +127,11 @@ def cmd_grade(course, args) -> int:
     from autograder.sandbox.launcher import describe_defences
 
     assignment = course.assignment(args.assignment)
+    if not args.submissions:
+        return grade_class_command(course, assignment, args)
+    if args.lms:
+        print("error: --lms imports a whole class; do not name submissions as well", file=sys.stderr)
+        return EXIT_USAGE
     print_defences(describe_defences())
     outputs = dict(zip(map(str, args.submissions), results_paths(args.submissions, args.results)))
 
@@ -128,6 +156,106 @@ def cmd_grade(course, args) -> int:
     return EXIT_GRADER_ERROR if grader_errors else EXIT_OK
 
 
+def grade_class_command(course, assignment, args) -> int:
+    from autograder.classroom.gradebook import GradebookError
+    from autograder.classroom.pipeline import NothingToGrade, grade_class
+    from autograder.classroom.submissions import DownloadError, import_lms
+    from autograder.grading.batch import SelfCheckFailed
+    from autograder.render.progress import Progress
+    from autograder.render.terminal import batch_table
+    from autograder.sandbox.launcher import describe_defences
+
+    course_dir = (args.course_dir or course.course_dir).resolve()
+    names = {}
+    if args.lms:
+        try:
+            imported = import_lms(args.lms, course_dir, assignment)
+        except DownloadError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        names = imported.names
+        print(f"imported {len(imported.imported)} student(s) from {args.lms} into {course_dir / 'submitted'}",
+              file=sys.stderr)
+        for line in imported.skipped:
+            print(f"  skipped {line}", file=sys.stderr)
+    print_defences(describe_defences())
+    try:
+        run = grade_class(course, assignment, course_dir, jobs=args.jobs, force=args.force, names=names,
+                          progress=lambda total: Progress(total, f"grading {assignment.id}"))
+    except (NothingToGrade, GradebookError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except SelfCheckFailed as error:
+        print(f"GRADER ERROR: {error}", file=sys.stderr)
+        return EXIT_GRADER_ERROR
+    print(batch_table(run.results))
+    print(f"\ngraded {run.graded}, unchanged since last graded {run.reused} (use --force to grade them again); "
+          f"scores are in the gradebook {course.gradebook_url(course_dir)}", file=sys.stderr)
+    grader_errors = [r for r in run.results if r.error_instructor.startswith("grader error")]
+    for r in grader_errors:
+        print(f"GRADER ERROR for {r.student}: {r.error_instructor}", file=sys.stderr)
+    return EXIT_GRADER_ERROR if grader_errors else EXIT_OK
+
+
+def cmd_feedback(course, args) -> int:
+    from autograder.classroom.pipeline import stored_results
+    from autograder.render.feedback_html import feedback_page
+
+    assignment = course.assignment(args.assignment)
+    course_dir = (args.course_dir or course.course_dir).resolve()
+    results = stored_results(course_dir, assignment)
+    if not results:
+        print(f"error: nothing graded yet for {assignment.id} in {course_dir}; run `autograder grade "
+              f"{assignment.id}` first", file=sys.stderr)
+        return EXIT_USAGE
+    for result in results:
+        # nbgrader's layout, so that `nbgrader release_feedback` hands these pages out.
+        path = course_dir / "feedback" / result.student / assignment.id / f"{assignment.notebook}.html"
+        write_text(path, feedback_page(result, assignment, course.title))
+    print(f"wrote {len(results)} feedback page(s) to {course_dir / 'feedback'}/*/{assignment.id}/", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_report(course, args) -> int:
+    from autograder.classroom.pipeline import stored_results
+    from autograder.render.report_html import report_page
+
+    assignment = course.assignment(args.assignment)
+    course_dir = (args.course_dir or course.course_dir).resolve()
+    results = stored_results(course_dir, assignment)
+    if not results:
+        print(f"error: nothing graded yet for {assignment.id} in {course_dir}", file=sys.stderr)
+        return EXIT_USAGE
+    path = args.output or course_dir / "reports" / f"{assignment.id}.html"
+    write_text(path, report_page(results, assignment, course.title))
+    print(f"report on {len(results)} submission(s): {path}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_export(course, args) -> int:
+    from autograder.classroom.gradebook import grade_rows, open_gradebook
+    from autograder.render.grades_csv import grades_csv
+
+    course_dir = (args.course_dir or course.course_dir).resolve()
+    if not course.gradebook and not (course_dir / "gradebook.db").is_file():
+        print(f"error: no gradebook in {course_dir}; release and grade an assignment first", file=sys.stderr)
+        return EXIT_USAGE
+    with open_gradebook(course, course_dir) as book:
+        assignment_ids, rows = grade_rows(book, course)
+    path = args.output or course_dir / "grades.csv"
+    write_text(path, grades_csv(assignment_ids, rows, {a: course.assignment(a).max_score for a in assignment_ids}))
+    print(f"grades of {len(rows)} student(s) in {len(assignment_ids)} assignment(s): {path}", file=sys.stderr)
+    return EXIT_OK
+
+
+def write_text(path: Path, text: str) -> None:
+    """Written whole, then renamed: a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(path)
+
+
 def print_defences(defences: dict[str, bool]) -> None:
     """The start-up banner: which sandbox defences this machine gives (English, on stderr)."""
     print(f"sandbox: {sum(defences.values())}/{len(defences)} defences active (docs/security.md)", file=sys.stderr)
@@ -141,7 +269,8 @@ def cmd_demo(course, args) -> int:
     return run_demo(course, args.dir, jobs=args.jobs)
 
 
-COMMANDS = {"check-course": cmd_check_course, "release": cmd_release, "grade": cmd_grade, "demo": cmd_demo}
+COMMANDS = {"check-course": cmd_check_course, "release": cmd_release, "grade": cmd_grade, "feedback": cmd_feedback,
+            "report": cmd_report, "export": cmd_export, "demo": cmd_demo}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -7,10 +7,12 @@ file, the key and what is allowed, never a traceback.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from pathlib import Path
 
 import yaml
 
+from autograder.late import LatePolicy, as_utc
 from autograder.sandbox.launcher import Limits
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -30,6 +32,8 @@ class Assignment:
     points: dict[str, float]
     limits: Limits
     root: Path
+    due: dt.datetime | None = None  # UTC
+    late_policy: LatePolicy = LatePolicy()
 
     @property
     def lesson_path(self) -> Path:
@@ -56,6 +60,10 @@ class Course:
     course_dir: Path
     assignments: dict[str, Assignment]
     path: Path
+    gradebook: str = ""  # SQLAlchemy URL; "" means nbgrader's default, COURSE_DIR/gradebook.db
+
+    def gradebook_url(self, course_dir: Path | None = None) -> str:
+        return self.gradebook or f"sqlite:///{Path(course_dir or self.course_dir).resolve() / 'gradebook.db'}"
 
     def assignment(self, assignment_id: str) -> Assignment:
         try:
@@ -97,6 +105,34 @@ def _limits(value, where: str, base: Limits, path: Path) -> Limits:
     return dataclasses.replace(base, **checked)
 
 
+def _due(value, where: str, path: Path) -> dt.datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        moment = value
+    else:
+        try:
+            moment = dt.datetime.fromisoformat(str(value))
+        except ValueError:
+            moment = None
+    if moment is None or moment.tzinfo is None:
+        raise CourseError(f"{path}: {where} must be a date and time with its UTC offset, "
+                          f"like 2026-12-14T23:59:00+01:00, not {value!r}")
+    return as_utc(moment)
+
+
+def _late_policy(value, where: str, base: LatePolicy, path: Path) -> LatePolicy:
+    given = _mapping(value or {}, where, {"grace_minutes", "penalty_per_day", "max_days_late"}, set(), path)
+    checked = {}
+    for key, number in given.items():
+        if isinstance(number, bool) or not isinstance(number, (int, float)) or number < 0:
+            raise CourseError(f"{path}: {where}.{key} must be a number of at least 0, not {number!r}")
+        checked[key] = float(number)
+    if checked.get("penalty_per_day", 0) > 100:
+        raise CourseError(f"{path}: {where}.penalty_per_day is a percentage of the score: at most 100")
+    return dataclasses.replace(base, **checked)
+
+
 def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
     path = Path(path).resolve()
     try:
@@ -105,16 +141,19 @@ def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
         raise CourseError(f"{path}: file not found") from None
     except yaml.YAMLError as exc:
         raise CourseError(f"{path}: not valid YAML ({exc})") from None
-    top = _mapping(raw, "(top level)", {"course", "limits", "assignments"}, {"course", "assignments"}, path)
-    meta = _mapping(top["course"], "course", {"id", "title", "language", "course_dir"}, {"id", "title", "language"}, path)
+    top = _mapping(raw, "(top level)", {"course", "limits", "late_policy", "assignments"},
+                   {"course", "assignments"}, path)
+    meta = _mapping(top["course"], "course", {"id", "title", "language", "course_dir", "gradebook"},
+                    {"id", "title", "language"}, path)
     if meta["language"] not in LANGUAGES:
         raise CourseError(f"{path}: course.language must be one of {', '.join(LANGUAGES)}, not {meta['language']!r}")
     limits = _limits(top.get("limits"), "limits", Limits(), path)
+    late_policy = _late_policy(top.get("late_policy"), "late_policy", LatePolicy(), path)
     root = path.parent
     assignments = {}
     for assignment_id, spec in _mapping(top["assignments"], "assignments", set(top["assignments"] or {}), set(), path).items():
         where = f"assignments.{assignment_id}"
-        spec = _mapping(spec, where, {"title", "notebook", "points", "limits"}, {"title", "points"}, path)
+        spec = _mapping(spec, where, {"title", "notebook", "points", "limits", "due", "late_policy"}, {"title", "points"}, path)
         points = _mapping(spec["points"], f"{where}.points", set(spec["points"] or {}), set(), path)
         if not points:
             raise CourseError(f"{path}: {where}.points must list at least one function")
@@ -125,6 +164,8 @@ def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
             points={name: _positive(v, f"{where}.points.{name}", path) for name, v in points.items()},
             limits=_limits(spec.get("limits"), f"{where}.limits", limits, path),
             root=root,
+            due=_due(spec.get("due"), f"{where}.due", path),
+            late_policy=_late_policy(spec.get("late_policy"), f"{where}.late_policy", late_policy, path),
         )
     if not assignments:
         raise CourseError(f"{path}: assignments must define at least one assignment")
@@ -135,4 +176,5 @@ def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
         course_dir=root / _text(meta.get("course_dir", "course"), "course.course_dir", path),
         assignments=assignments,
         path=path,
+        gradebook=_text(meta["gradebook"], "course.gradebook", path) if "gradebook" in meta else "",
     )

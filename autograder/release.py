@@ -22,6 +22,7 @@ from pathlib import Path
 import nbformat
 from traitlets.config import Config
 
+from autograder.classroom.gradebook import open_gradebook, register_due_date
 from autograder.notebook.lesson import STUB_BODY, load_source_notebook, stub_module
 
 
@@ -29,14 +30,14 @@ class ReleaseError(RuntimeError):
     pass
 
 
-def nbgrader_config(course_dir: Path) -> Config:
+def nbgrader_config(course_dir: Path, db_url: str = "") -> Config:
     # nbgrader runs `alembic` to set up the gradebook: it must find this environment's scripts.
     scripts = str(Path(sys.executable).parent)
     if scripts not in os.environ.get("PATH", "").split(os.pathsep):
         os.environ["PATH"] = scripts + os.pathsep + os.environ.get("PATH", "")
     config = Config()
     config.CourseDirectory.root = str(course_dir)
-    config.CourseDirectory.db_url = f"sqlite:///{course_dir / 'gradebook.db'}"
+    config.CourseDirectory.db_url = db_url or f"sqlite:///{Path(course_dir).resolve() / 'gradebook.db'}"
     config.ClearSolutions.code_stub = {"python": STUB_BODY}
     config.ClearSolutions.text_stub = "ESCRIBE AQUÍ TU RESPUESTA"
     return config
@@ -51,17 +52,33 @@ def release_assignment(course, assignment, course_dir: Path | None = None) -> Pa
     source_dir.mkdir(parents=True, exist_ok=True)
     notebook = load_source_notebook(assignment)
     nbformat.write(notebook, source_dir / f"{assignment.notebook}.ipynb")
-    api = NbGraderAPI(config=nbgrader_config(course_dir))
+    api = NbGraderAPI(config=nbgrader_config(course_dir, course.gradebook_url(course_dir)))
     outcome = api.generate_assignment(assignment.id, force=True, create=True)
     if not outcome.get("success"):
         raise ReleaseError(f"nbgrader generate_assignment failed for {assignment.id}:\n{outcome.get('log', '')}"
                            f"\n{outcome.get('error', '')}")
+    with open_gradebook(course, course_dir) as book:
+        register_due_date(book, assignment)  # nbgrader computes lateness from it
+    _write_nbgrader_config(course, course_dir)
     release_dir = course_dir / "release" / assignment.id
     solution_source = assignment.solution_path.read_text(encoding="utf-8")
     module_doc = ast.get_docstring(ast.parse(solution_source)) or assignment.title
     stub = stub_module(solution_source, _student_docstring(module_doc, assignment))
     (release_dir / f"{assignment.notebook}.py").write_text(stub, encoding="utf-8")
     return release_dir
+
+
+def _write_nbgrader_config(course, course_dir: Path) -> None:
+    """So that nbgrader's own commands (export, formgrader, collect) run from the course directory as-is."""
+    path = course_dir / "nbgrader_config.py"
+    if path.exists():
+        return  # the instructor's own; never overwritten
+    lines = ["# Written by `autograder release`; edit freely, it is not written again.",
+             "import os", "c = get_config()  # noqa: F821",
+             "c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))"]
+    if course.gradebook:
+        lines.append(f"c.CourseDirectory.db_url = {course.gradebook!r}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _student_docstring(module_doc: str, assignment) -> str:

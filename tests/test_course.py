@@ -50,8 +50,28 @@ def test_a_valid_file_loads_with_defaults_and_overrides(tmp_path):
     assert assignment.notebook == "bpe_bytes" and assignment.max_score == 10
 
 
+def test_due_dates_and_late_policy_load_as_utc_with_overrides(tmp_path):
+    text = VALID + textwrap.dedent("""\
+        late_policy: {grace_minutes: 10, penalty_per_day: 20}
+        """)
+    data = yaml.safe_load(text)
+    data["assignments"]["bpe_bytes"].update(due="2027-03-01T23:59:00+01:00", late_policy={"max_days_late": 2})
+    assignment = load_course(write(tmp_path, yaml.safe_dump(data))).assignment("bpe_bytes")
+    assert assignment.due.isoformat() == "2027-03-01T22:59:00+00:00"
+    assert (assignment.late_policy.grace_minutes, assignment.late_policy.penalty_per_day,
+            assignment.late_policy.max_days_late) == (10, 20, 2)
+
+
+def test_the_gradebook_defaults_to_sqlite_in_the_course_directory(tmp_path):
+    course = load_course(write(tmp_path, VALID))
+    assert course.gradebook_url(tmp_path / "cd") == f"sqlite:///{tmp_path / 'cd' / 'gradebook.db'}"
+    data = yaml.safe_load(VALID)
+    data["course"]["gradebook"] = "postgresql://grader@db/tokens"
+    assert load_course(write(tmp_path, yaml.safe_dump(data))).gradebook_url() == "postgresql://grader@db/tokens"
+
+
 @pytest.mark.parametrize("change, words", [
-    (lambda d: d.update(extra=1), ["unknown key (top level).extra", "allowed: assignments, course, limits"]),
+    (lambda d: d.update(extra=1), ["unknown key (top level).extra", "allowed: assignments, course, late_policy, limits"]),
     (lambda d: d["course"].update(langauge="es"), ["course.langauge", "allowed:"]),
     (lambda d: d["course"].update(language="fr"), ["course.language", "es", "'fr'"]),
     (lambda d: d["course"].pop("title"), ["missing key course.title"]),
@@ -65,6 +85,14 @@ def test_a_valid_file_loads_with_defaults_and_overrides(tmp_path):
     (lambda d: d["assignments"]["bpe_bytes"].update(limits={"call_seconds": 0}), ["assignments.bpe_bytes.limits.call_seconds"]),
     (lambda d: d.update(assignments={}), ["at least one assignment"]),
     (lambda d: d.update(course=[1]), ["course must be a mapping"]),
+    (lambda d: d["assignments"]["bpe_bytes"].update(due="next friday"), ["assignments.bpe_bytes.due", "UTC offset"]),
+    (lambda d: d["assignments"]["bpe_bytes"].update(due="2027-03-01T23:59:00"), ["bpe_bytes.due", "UTC offset"]),
+    (lambda d: d.update(late_policy={"penalty": 5}), ["late_policy.penalty", "penalty_per_day"]),
+    (lambda d: d.update(late_policy={"penalty_per_day": 150}), ["late_policy.penalty_per_day", "at most 100"]),
+    (lambda d: d.update(late_policy={"grace_minutes": -5}), ["late_policy.grace_minutes", "at least 0"]),
+    (lambda d: d["assignments"]["bpe_bytes"].update(late_policy={"max_days_late": "x"}),
+     ["assignments.bpe_bytes.late_policy.max_days_late"]),
+    (lambda d: d["course"].update(gradebook=""), ["course.gradebook", "non-empty"]),
 ])
 def test_mistakes_are_named_precisely(tmp_path, change, words):
     path = write(tmp_path, mutated(change))

@@ -17,7 +17,7 @@ import traceback
 from multiprocessing.connection import wait
 from pathlib import Path
 
-from autograder.grading.results import GradeResult, LoadSummary, TestResult
+from autograder.grading.results import GradeResult, result_from_dict
 from autograder.grading.session import broken_submission, grade_submission
 
 GRACE_SECONDS = 60  # on top of the submission's own budget, for pytest and I/O
@@ -36,12 +36,6 @@ def _child(connection, course, assignment, submission, suite) -> None:
     finally:
         connection.close()
         os._exit(0)
-
-
-def result_from_dict(data: dict) -> GradeResult:
-    tests = [TestResult(**t) for t in data.pop("tests")]
-    load = LoadSummary(**data.pop("load"))
-    return GradeResult(tests=tests, load=load, **data)
 
 
 def grader_failure(assignment, submission: str, why: str) -> GradeResult:
@@ -86,30 +80,37 @@ def grade_batch(course, assignment, submissions: list[Path], jobs: int | None = 
         if on_result is not None:
             on_result(result)
 
-    while pending or running:
-        while pending and len(running) < jobs:
-            index, submission = pending.pop(0)
-            receiver, sender = context.Pipe(duplex=False)
-            process = context.Process(target=_child, args=(sender, course, assignment, submission, suite), daemon=True)
-            process.start()
-            sender.close()
-            running[receiver] = (index, process, time.monotonic())
-        for connection in wait(list(running), timeout=1.0):
-            index, process, _ = running.pop(connection)
-            label = str(submissions[index])
-            try:
-                status, payload = connection.recv()
-            except (EOFError, OSError):
-                status, payload = "error", f"grading process died (exit code {process.exitcode})"
-            process.join(5)
-            connection.close()
-            finish(index, result_from_dict(payload) if status == "ok" else grader_failure(assignment, label, payload))
-        now = time.monotonic()
-        for connection, (index, process, started) in list(running.items()):
-            if now - started > budget:
-                process.kill()
-                process.join()
-                running.pop(connection)
+    try:
+        while pending or running:
+            while pending and len(running) < jobs:
+                index, submission = pending.pop(0)
+                receiver, sender = context.Pipe(duplex=False)
+                process = context.Process(target=_child, args=(sender, course, assignment, submission, suite), daemon=True)
+                process.start()
+                sender.close()
+                running[receiver] = (index, process, time.monotonic())
+            for connection in wait(list(running), timeout=1.0):
+                index, process, _ = running.pop(connection)
+                label = str(submissions[index])
+                try:
+                    status, payload = connection.recv()
+                except (EOFError, OSError):
+                    status, payload = "error", f"grading process died (exit code {process.exitcode})"
+                process.join(5)
                 connection.close()
-                finish(index, grader_failure(assignment, str(submissions[index]), f"exceeded {budget}s"))
+                finish(index, result_from_dict(payload) if status == "ok" else grader_failure(assignment, label, payload))
+            now = time.monotonic()
+            for connection, (index, process, started) in list(running.items()):
+                if now - started > budget:
+                    process.kill()
+                    process.join()
+                    running.pop(connection)
+                    connection.close()
+                    finish(index, grader_failure(assignment, str(submissions[index]), f"exceeded {budget}s"))
+    finally:
+        # Interrupted (Ctrl-C) or failed: no grading process outlives the batch; finished results were
+        # already handed to on_result, so they are kept.
+        for _, process, _ in running.values():
+            process.kill()
+            process.join()
     return [results[i] for i in range(len(submissions))]

@@ -11,6 +11,9 @@ import dataclasses
 # Why a test did not pass; the renderers and reports group by these.
 OUTCOMES = ("passed", "covered", "wrong", "raised", "missing", "bad_return", "timeout", "crashed", "gated",
             "broken_submission", "grader_error")
+# Outcomes the instructor report lists as incidents rather than as plain wrong answers.
+INCIDENTS = {"timeout": "timed out", "crashed": "the worker died", "bad_return": "returned a non-data object",
+             "grader_error": "grader error"}
 
 
 @dataclasses.dataclass
@@ -51,10 +54,30 @@ class GradeResult:
     error_student: str = ""  # set when the submission could not be graded at all
     error_instructor: str = ""
     duration_seconds: float = 0.0
+    student: str = ""  # nbgrader student id, when graded from a course directory
+    submitted_at: str = ""  # ISO 8601 UTC, from nbgrader's timestamp.txt; "" when unknown
+    late_seconds: float = 0.0  # past the due date, grace period included
+    late_penalty: float = 0.0  # points taken off by the course's late policy
 
     @property
     def score(self) -> float:
+        """Points earned by the tests, before any late penalty."""
         return round(sum(t.score for t in self.tests), 4)
+
+    @property
+    def final_score(self) -> float:
+        return round(max(0.0, self.score - self.late_penalty), 4)
+
+    def incidents(self) -> list[str]:
+        """English lines for the instructor: time-outs, crashes and objects the sandbox refused.
+
+        These are where an attack on the grader, or a runaway submission, shows up."""
+        lines = [f"{cell} (while loading)" for cell in self.load.skipped_cells]
+        lines += [f"{t.test_id}: {INCIDENTS[t.outcome]} ({t.instructor_note})"
+                  for t in self.tests if t.outcome in INCIDENTS]
+        if self.error_instructor:
+            lines.append(self.error_instructor)
+        return lines
 
     def by_function(self) -> dict[str, tuple[float, float]]:
         totals: dict[str, list[float]] = {}
@@ -63,3 +86,11 @@ class GradeResult:
             entry[0] += test.score
             entry[1] += test.max_score
         return {name: (round(s, 4), round(m, 4)) for name, (s, m) in totals.items()}
+
+
+def result_from_dict(data: dict) -> GradeResult:
+    """The inverse of dataclasses.asdict(result): how results travel between processes and runs."""
+    data = dict(data)
+    tests = [TestResult(**t) for t in data.pop("tests")]
+    load = LoadSummary(**data.pop("load"))
+    return GradeResult(tests=tests, load=load, **data)

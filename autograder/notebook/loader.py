@@ -115,38 +115,54 @@ MAX_ZIP_ENTRIES = 1000
 def read_from_zip(path: Path, assignment) -> tuple[str, bytes]:
     """The file to grade from a zip (an LMS download), read in memory: nothing is extracted,
     so path traversal and links cannot write anywhere, and sizes are checked before reading."""
-    refuse = SubmissionError(f"{path.name} no es un .zip válido o está dañado.", f"{path}: not a valid zip file")
-    try:
-        archive = zipfile.ZipFile(path)
-    except Exception:  # zipfile raises many kinds for damaged or exotic archives
-        raise refuse from None
-    with archive:
-        entries = [e for e in archive.infolist() if not e.is_dir() and not e.filename.startswith("__MACOSX/")]
-        if len(entries) > MAX_ZIP_ENTRIES:
-            raise SubmissionError(f"{path.name} contiene demasiados archivos.", f"{path}: more than {MAX_ZIP_ENTRIES} entries")
-        unsafe = [e.filename for e in entries if e.filename.startswith("/") or ".." in PurePosixPath(e.filename).parts
-                  or stat.S_ISLNK(e.external_attr >> 16)]
-        if unsafe:
-            raise SubmissionError(f"{path.name} contiene rutas no permitidas (absolutas, con '..' o enlaces).",
-                                  f"{path}: unsafe entries refused: {unsafe[:5]}")
+    with open_zip(path) as archive:
+        entries = zip_entries(archive, path)
         chosen = _pick([e.filename for e in entries], assignment)
         if chosen is None:
             raise _nothing_to_grade(path, [e.filename for e in entries], assignment)
-        entry = archive.getinfo(chosen)
-        if entry.file_size > MAX_SUBMISSION_BYTES:
-            raise _too_large(f"{path}:{chosen}")
-        if entry.flag_bits & 0x1:
-            raise SubmissionError(f"{path.name} está protegido con contraseña; súbelo sin cifrar.",
-                                  f"{path}: encrypted zip entry {chosen}")
-        try:
-            with archive.open(entry) as member:
-                # One byte past the declared size: a lying header is caught without reading a bomb.
-                raw = member.read(entry.file_size + 1)
-        except Exception:  # damaged data: zlib, lzma, CRC, truncation...
-            raise refuse from None
-        if len(raw) != entry.file_size:
-            raise refuse
-        return chosen, raw
+        return chosen, read_zip_entry(archive, archive.getinfo(chosen), path)
+
+
+def _damaged_zip(path: Path) -> SubmissionError:
+    return SubmissionError(f"{path.name} no es un .zip válido o está dañado.", f"{path}: not a valid zip file")
+
+
+def open_zip(path: Path) -> zipfile.ZipFile:
+    try:
+        return zipfile.ZipFile(path)
+    except Exception:  # zipfile raises many kinds for damaged or exotic archives
+        raise _damaged_zip(path) from None
+
+
+def zip_entries(archive: zipfile.ZipFile, path: Path) -> list[zipfile.ZipInfo]:
+    """The archive's files, refusing the whole archive if any entry could escape a folder."""
+    entries = [e for e in archive.infolist() if not e.is_dir() and not e.filename.startswith("__MACOSX/")]
+    if len(entries) > MAX_ZIP_ENTRIES:
+        raise SubmissionError(f"{path.name} contiene demasiados archivos.", f"{path}: more than {MAX_ZIP_ENTRIES} entries")
+    unsafe = [e.filename for e in entries if e.filename.startswith("/") or ".." in PurePosixPath(e.filename).parts
+              or stat.S_ISLNK(e.external_attr >> 16)]
+    if unsafe:
+        raise SubmissionError(f"{path.name} contiene rutas no permitidas (absolutas, con '..' o enlaces).",
+                              f"{path}: unsafe entries refused: {unsafe[:5]}")
+    return entries
+
+
+def read_zip_entry(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, path: Path) -> bytes:
+    """One entry's bytes, size-checked before and while reading."""
+    if entry.file_size > MAX_SUBMISSION_BYTES:
+        raise _too_large(f"{path}:{entry.filename}")
+    if entry.flag_bits & 0x1:
+        raise SubmissionError(f"{path.name} está protegido con contraseña; súbelo sin cifrar.",
+                              f"{path}: encrypted zip entry {entry.filename}")
+    try:
+        with archive.open(entry) as member:
+            # One byte past the declared size: a lying header is caught without reading a bomb.
+            raw = member.read(entry.file_size + 1)
+    except Exception:  # damaged data: zlib, lzma, CRC, truncation...
+        raise _damaged_zip(path) from None
+    if len(raw) != entry.file_size:
+        raise _damaged_zip(path)
+    return raw
 
 
 def _decode_text(raw: bytes, path: Path) -> str:

@@ -33,15 +33,22 @@ def submission_report(result: GradeResult) -> str:
 def batch_table(results: list[GradeResult]) -> str:
     if not results:
         return "No submissions graded."
-    width = max(len(r.submission) for r in results)
-    lines = [f"{'submission':<{width}}  {'score':>7}  {'max':>5}  {'time':>6}  problems",
-             "-" * (width + 40)]
-    for r in results:
+    labels = [r.student or r.submission for r in results]
+    width = max(len(label) for label in labels)
+    late = any(r.late_penalty for r in results)
+    late_header = f"  {'late':>6}  {'final':>7}" if late else ""
+    lines = [f"{'submission':<{width}}  {'score':>7}  {'max':>5}{late_header}  {'time':>6}  problems",
+             "-" * (width + 40 + len(late_header))]
+    for label, r in zip(labels, results):
         problems = sorted({t.outcome for t in r.tests if not t.passed})
         note = "BROKEN: " + r.error_instructor if r.error_instructor else ", ".join(problems)
-        lines.append(f"{r.submission:<{width}}  {r.score:7.2f}  {r.max_score:5g}  {r.duration_seconds:5.1f}s  {note}")
-    scores = [r.score for r in results]
-    lines.append("-" * (width + 40))
+        penalty = f"{-r.late_penalty:6.2f}" if r.late_penalty else ""
+        late_cells = f"  {penalty:>6}  {r.final_score:7.2f}" if late else ""
+        lines.append(f"{label:<{width}}  {r.score:7.2f}  {r.max_score:5g}{late_cells}  {r.duration_seconds:5.1f}s  {note}")
+    scores = [r.final_score for r in results]
+    lines.append("-" * (width + 40 + len(late_header)))
     lines.append(f"{len(results)} graded; mean {sum(scores) / len(scores):.2f}; "
-                 f"full marks {sum(r.score == r.max_score for r in results)}; zero {sum(r.score == 0 for r in results)}")
+                 f"full marks {sum(r.final_score == r.max_score for r in results)}; "
+                 f"zero {sum(r.final_score == 0 for r in results)}"
+                 + (f"; late {sum(bool(r.late_penalty) for r in results)}" if late else ""))
     return "\n".join(lines)

@@ -1,0 +1,8 @@
+"""A whole class in an nbgrader course directory.
+
+    submissions.py  who submitted what: nbgrader's submitted/ tree, or an LMS download imported into it
+    state.py        what was already graded: results stored beside each submission, keyed by content hashes
+    gradebook.py    scores, timestamps and late penalties into nbgrader's gradebook
+    autograded.py   the graded notebooks nbgrader's formgrader shows
+    pipeline.py     the stages above, in order, for one assignment
+"""

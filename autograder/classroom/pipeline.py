@@ -1,0 +1,101 @@
+"""Grade one assignment for a whole class, in stages:
+
+    find      submitted/STUDENT/ASSIGNMENT/ folders, with nbgrader's timestamps
+    plan      skip what was graded from the same files with the same suite (state.py)
+    grade     the rest in parallel, each in its own process and sandbox (grading/batch.py)
+    record    for each result as it arrives: gradebook scores and late penalty,
+              the stored result, the autograded notebook
+
+Each result is recorded the moment it is graded, so an interruption loses at most
+the submissions being graded at that moment, and the next run picks them up.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import nbformat
+
+from autograder.classroom import autograded, gradebook, state
+from autograder.classroom.submissions import Submission, find_submissions
+from autograder.grading.batch import grade_batch
+from autograder.grading.results import GradeResult
+
+
+class NothingToGrade(RuntimeError):
+    pass
+
+
+@dataclasses.dataclass
+class ClassRun:
+    results: list[GradeResult]  # one per student, graded now or earlier
+    graded: int  # graded in this run
+    reused: int  # unchanged since they were graded
+
+
+def released_notebook(course_dir: Path, assignment) -> nbformat.NotebookNode:
+    path = course_dir / "release" / assignment.id / f"{assignment.notebook}.ipynb"
+    if not path.is_file():
+        raise gradebook.GradebookError(f"{path} not found; run `autograder release {assignment.id}` first")
+    return nbformat.read(path, as_version=4)
+
+
+def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None, force: bool = False,
+                names: dict[str, str] | None = None, progress=None) -> ClassRun:
+    """Grade every submission of `assignment` in `course_dir`; see the module docstring.
+
+    `progress(total)` makes a progress reporter with an `advance(result)` method."""
+    course_dir = Path(course_dir).resolve()
+    submissions = find_submissions(course_dir, assignment.id)
+    if not submissions:
+        raise NothingToGrade(f"no submissions in {course_dir / 'submitted'}/*/{assignment.id}/")
+    release = released_notebook(course_dir, assignment)
+    suite_sha = state.suite_hash(assignment)
+    with gradebook.open_gradebook(course, course_dir) as book:
+        gradebook.check_released(book, assignment)
+        gradebook.register_due_date(book, assignment)
+
+        def record(submission: Submission, result: GradeResult, submission_sha: str) -> GradeResult:
+            result.student = submission.student
+            result.submission = str(submission.folder.relative_to(course_dir))
+            result.submitted_at = submission.timestamp.isoformat() if submission.timestamp else ""
+            gradebook.record(book, assignment, result, submission.timestamp, (names or {}).get(submission.student, ""))
+            destination = course_dir / "autograded" / submission.student / assignment.id
+            state.store(destination / state.STATE_FILE, result, submission_sha, suite_sha)
+            autograded.write_autograded(submission.folder, destination, assignment, result, release)
+            return result
+
+        hashes = {s.student: state.submission_hash(s.folder) for s in submissions}
+        done: dict[str, GradeResult] = {}
+        to_grade = []
+        for submission in submissions:
+            stored = None if force else state.load_graded(
+                state.state_path(course_dir, submission.student, assignment.id), hashes[submission.student], suite_sha)
+            if stored is None:
+                to_grade.append(submission)
+            else:
+                done[submission.student] = record(submission, stored, hashes[submission.student])
+        by_folder = {str(s.folder): s for s in to_grade}
+        reporter = progress(len(to_grade)) if progress is not None and to_grade else None
+
+        def on_result(result: GradeResult) -> None:
+            submission = by_folder[result.submission]
+            done[submission.student] = record(submission, result, hashes[submission.student])
+            if reporter is not None:
+                reporter.advance(result)
+
+        if to_grade:
+            grade_batch(course, assignment, [s.folder for s in to_grade], jobs=jobs, on_result=on_result)
+    return ClassRun([done[s.student] for s in submissions], graded=len(to_grade),
+                    reused=len(submissions) - len(to_grade))
+
+
+def stored_results(course_dir: Path, assignment) -> list[GradeResult]:
+    """Every stored result of `assignment`, by student (what feedback and reports read)."""
+    found = []
+    for submission in find_submissions(Path(course_dir).resolve(), assignment.id):
+        result = state.load_result(state.state_path(Path(course_dir).resolve(), submission.student, assignment.id))
+        if result is not None:
+            found.append(result)
+    return found
