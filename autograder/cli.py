@@ -16,7 +16,9 @@ Exit codes: 0 done (whatever the scores), 2 bad usage, course.yml or input, 3 gr
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from autograder.course import DEFAULT_COURSE_FILE, CourseError, load_course
@@ -71,8 +73,14 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stop(signum, frame):
+    raise KeyboardInterrupt  # a terminated run (CI cancelled, `kill`) stops like Ctrl-C: cleanly
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _stop)
     try:
         course = load_course(args.course)
         return COMMANDS[args.command](course, args)

@@ -1,56 +1,71 @@
 """The main job, end to end, on sample data the project makes itself.
 
-release bpe_bytes with nbgrader -> write a class of sample submissions (the
-released stub, correct, buggy and hostile notebooks) -> grade them as a batch ->
-write one results.json per submission -> print the score table and one student's
-feedback.
+release bpe_bytes with nbgrader -> a class of sample students hands in (the
+untouched release, the reference on time and late, buggy and hostile notebooks)
+-> grade the class into nbgrader's gradebook -> feedback pages, report, grades.csv
+-> print the score table and what one student reads.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 import sys
 from pathlib import Path
 
 from autograder import samples
-from autograder.cli import print_defences, results_paths
-from autograder.grading.batch import grade_batch
+from autograder.classroom.pipeline import grade_class
+from autograder.cli import print_defences
 from autograder.release import release_assignment
-from autograder.render.gradescope import write_results
+from autograder.render.progress import Progress
 from autograder.render.terminal import batch_table, submission_report
 from autograder.sandbox.launcher import describe_defences
 
 ASSIGNMENT = "bpe_bytes"
 
 
-def build_class(assignment, release_dir: Path, folder: Path) -> list[Path]:
-    """A small class: the untouched release, the reference, some bugs, some attacks."""
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = [folder / "stub-as-released.ipynb"]
-    shutil.copy(release_dir / f"{assignment.notebook}.ipynb", paths[0])
-    corpus = [samples.correct(assignment.id)]
-    corpus += samples.catalogue(assignment.id, "buggy")[::4]
-    corpus += samples.catalogue(assignment.id, "hostile")[::3]
-    for sample in corpus:
-        paths.append(samples.build_notebook(assignment, sample, folder / f"{sample.kind}-{sample.name}.ipynb"))
-    return paths
+def hand_in_class(assignment, course_dir: Path) -> None:
+    """A small class in nbgrader's submitted/ tree, each student named after what they hand in."""
+    release = course_dir / "release" / assignment.id / f"{assignment.notebook}.ipynb"
+    on_time = (assignment.due or dt.datetime.now(dt.timezone.utc)) - dt.timedelta(hours=3)
+    corpus = [("correct", samples.correct(assignment.id), on_time),
+              ("correct-2-days-late", samples.correct(assignment.id), on_time + dt.timedelta(days=1, hours=20))]
+    corpus += [(f"buggy-{s.name}", s, on_time) for s in samples.catalogue(assignment.id, "buggy")[::4]]
+    corpus += [(f"hostile-{s.name}", s, on_time) for s in samples.catalogue(assignment.id, "hostile")[::3]]
+    for student, sample, moment in [("untouched-release", None, on_time), *corpus]:
+        folder = course_dir / "submitted" / student / assignment.id
+        folder.mkdir(parents=True, exist_ok=True)
+        if sample is None:
+            shutil.copy(release, folder / release.name)
+        else:
+            samples.build_notebook(assignment, sample, folder / release.name)
+        (folder / "timestamp.txt").write_text(moment.strftime("%Y-%m-%d %H:%M:%S.%f %Z") + "\n")
 
 
 def run_demo(course, directory: Path, jobs: int | None = None) -> int:
-    directory = directory.resolve()
+    from autograder.cli import main as autograder
+
+    course_dir = directory.resolve() / "course"
+    shutil.rmtree(course_dir, ignore_errors=True)  # the demo's own folder: start clean every time
     assignment = course.assignment(ASSIGNMENT)
-    print(f"1/3 releasing {assignment.id} with nbgrader into {directory / 'course'}", file=sys.stderr)
-    release_dir = release_assignment(course, assignment, directory / "course")
-    submissions = build_class(assignment, release_dir, directory / "submissions")
-    print(f"2/3 grading {len(submissions)} sample submissions (sandboxed, {jobs or 'all'} cores)", file=sys.stderr)
+    print(f"1/4 releasing {assignment.id} with nbgrader into {course_dir}", file=sys.stderr)
+    release_assignment(course, assignment, course_dir)
+    hand_in_class(assignment, course_dir)
+    print(f"2/4 grading the class in {course_dir / 'submitted'} (sandboxed, {jobs or 'all'} cores)", file=sys.stderr)
     print_defences(describe_defences())
-    outputs = dict(zip(map(str, submissions), results_paths(submissions, directory / "results")))
-    results = grade_batch(course, assignment, submissions, jobs=jobs,
-                          on_result=lambda r: write_results(r, outputs[r.submission]))
-    print("3/3 results\n", file=sys.stderr)
-    print(batch_table(results))
-    buggy = next((r for r in results if "buggy-" in r.submission), results[0])
-    print("\nWhat one student sees (Spanish feedback):\n")
-    print(submission_report(buggy))
-    print(f"\nresults.json files: {directory / 'results'}", file=sys.stderr)
+    run = grade_class(course, assignment, course_dir, jobs=jobs, progress=lambda n: Progress(n, "grading"))
+    print("3/4 feedback pages, instructor report, grades for the LMS", file=sys.stderr)
+    where = ["--course-dir", str(course_dir)]
+    for command in (["feedback", assignment.id], ["report", assignment.id], ["export"]):
+        if autograder(["--course", str(course.path), *command, *where]) != 0:
+            return 3
+    print("4/4 results\n", file=sys.stderr)
+    print(batch_table(run.results))
+    student = next((r for r in run.results if r.student.startswith("buggy-")), run.results[0])
+    print(f"\nWhat one student reads (Spanish feedback), {student.student}:\n")
+    print(submission_report(student))
+    print(f"\ngradebook (nbgrader):  {course.gradebook_url(course_dir)}\n"
+          f"feedback pages:        {course_dir / 'feedback'}/STUDENT/{assignment.id}/{assignment.notebook}.html\n"
+          f"instructor report:     {course_dir / 'reports' / (assignment.id + '.html')}\n"
+          f"grades for the LMS:    {course_dir / 'grades.csv'}")
     return 0

@@ -38,8 +38,9 @@ class LatePolicy:
         if days == 0:
             return 0.0
         if self.max_days_late is not None and seconds_late > self.max_days_late * DAY:
-            return round(earned, 4)
-        return round(earned * min(1.0, days * self.penalty_per_day / 100), 4)
+            return earned
+        # Rounded for the gradebook, but never past what was earned.
+        return min(earned, round(earned * min(1.0, days * self.penalty_per_day / 100), 4))
 
 
 def seconds_late(submitted_at: dt.datetime | None, due: dt.datetime | None) -> float:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import shutil
 import stat
 import struct
 import time
@@ -33,7 +34,10 @@ import nbformat
 import pytest
 
 from autograder import samples
+from autograder.classroom.gradebook import open_gradebook
+from autograder.classroom.pipeline import grade_class
 from autograder.grading.batch import grade_batch
+from autograder.release import release_assignment
 from autograder.notebook.lesson import load_source_notebook
 from autograder.notebook.loader import MAX_SUBMISSION_BYTES, SubmissionError, load_submission
 from autograder.render.gradescope import overall_output, to_gradescope
@@ -670,3 +674,34 @@ def test_gradescope_json_of_a_broken_submission(graded, name):
     assert data["tests"] and all(t["status"] == "failed" and t["score"] == 0 for t in data["tests"])
     assert all(t["output"] == result.error_student for t in data["tests"])
     json.dumps(data, ensure_ascii=False)
+
+
+def _hand_in(path: Path, folder: Path) -> None:
+    """Put one corpus entry where nbgrader's collect would: submitted/STUDENT/bpe_bytes/."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_dir() and not path.is_symlink():
+        shutil.copytree(path, folder, symlinks=True)
+        return
+    folder.mkdir()
+    target = folder / path.name
+    if path.is_symlink():
+        target.symlink_to(path.readlink())
+    elif path.exists():
+        shutil.copyfile(path, target)  # else: a missing file, i.e. an empty submission folder
+
+
+def test_the_whole_corpus_handed_in_as_a_class_is_graded_and_recorded(graded, corpus_paths, course,
+                                                                       fast_bpe_bytes, tmp_path):
+    """Broken files reach the gradebook, the stored results and formgrader's notebooks like any others."""
+    course_dir = tmp_path / "course"
+    release_assignment(course, fast_bpe_bytes, course_dir)
+    for name, path in corpus_paths.items():
+        _hand_in(path, course_dir / "submitted" / name.replace(" ", "_") / "bpe_bytes")
+    run = grade_class(course, fast_bpe_bytes, course_dir, jobs=2)
+    by_student = {r.student: r for r in run.results}
+    for name in corpus_paths:
+        result = by_student[name.replace(" ", "_")]
+        assert result.score == graded[name].score, name
+        assert (course_dir / "autograded" / result.student / "bpe_bytes" / "bpe_bytes.ipynb").is_file()
+    with open_gradebook(course, course_dir) as book:
+        assert len(book.submission_dicts("bpe_bytes")) == len(corpus_paths)

@@ -14,7 +14,6 @@ its submission, unmountable masks in user namespaces, ... were found and fixed t
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import functools
 import importlib
@@ -33,8 +32,9 @@ from autograder.course import load_course
 from autograder.grading.batch import grade_batch
 from autograder.grading.student import StudentError, StudentSession
 from autograder.notebook.loader import Cell, Program
-from autograder.render.gradescope import to_gradescope
 from autograder.sandbox import launcher
+
+from leaks import hidden_inputs, hidden_suite_secrets, leaked_inputs, published_text, strings, student_text
 
 pytestmark = pytest.mark.slow
 
@@ -247,87 +247,9 @@ def _lookup(batches, label: str):
     return batch.results[name if name in ("correct", "stub") else label]
 
 
-def _strings(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _strings(key)
-            yield from _strings(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _strings(item)
-
-
 def _all_text(result) -> str:
     data = dataclasses.asdict(result)
-    return json.dumps(data, ensure_ascii=False) + "\n".join(_strings(data))
-
-
-def _student_text(result) -> str:
-    """Everything of a result that a student can read (the Gradescope rendering)."""
-    return "\n".join(_strings(to_gradescope(result)))
-
-
-@functools.lru_cache(maxsize=None)
-def _hidden_suite_secrets(assignment_id: str) -> tuple[str, ...]:
-    """Lines of the hidden suite that must never reach a result: its code and hidden cases.
-
-    Titles (one-line docstrings), hints, decorators and comments are shown to students on purpose."""
-    text = load_course().assignment(assignment_id).hidden_suite_path.read_text(encoding="utf-8")
-    secrets = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if len(line) < 20 or line.startswith(("#", "@", "def ", '"', "'")) or "hint=" in line:
-            continue
-        secrets.append(line)
-    return tuple(secrets)
-
-
-@functools.lru_cache(maxsize=None)
-def _hidden_inputs(assignment_id: str, published: str) -> tuple[str, ...]:
-    """String literals of the hidden suite that are neither published (lesson, release) nor part of
-    what every student is shown anyway (titles, hints): its hidden inputs and expected values."""
-    assignment = load_course().assignment(assignment_id)
-    tree = ast.parse(assignment.hidden_suite_path.read_text(encoding="utf-8"))
-    shown = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.Module)) and ast.get_docstring(node) is not None:
-            shown.add(id(node.body[0].value))
-        if isinstance(node, ast.FunctionDef):
-            for decorator in node.decorator_list:
-                shown.update(id(n) for n in ast.walk(decorator))
-        # Messages the suite shows on purpose: f-strings, Feedback(...) texts, the helpers that build them
-        # (expect_type and co.) and the names passed to those helpers.
-        helper = isinstance(node, ast.FunctionDef) and not node.name.startswith("test_")
-        feedback = isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Feedback"
-        if isinstance(node, ast.JoinedStr) or helper or feedback:
-            shown.update(id(n) for n in ast.walk(node))
-        if isinstance(node, ast.Call) and getattr(node.func, "id", "").startswith("expect_"):
-            shown.update(id(a) for a in [*node.args, *(k.value for k in node.keywords)] if isinstance(a, ast.Constant))
-    # What hypothesis draws from is shown in counterexamples: the literals in st.* calls and in the
-    # module-level constants those calls name.
-    constants = {t.id: node.value for node in tree.body if isinstance(node, ast.Assign)
-                 for t in node.targets if isinstance(t, ast.Name)}
-    drawn = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(getattr(node.func, "value", None), "id", "") == "st":
-            for inner in ast.walk(node):
-                drawn.update(ast.walk(constants[inner.id]) if isinstance(inner, ast.Name) and inner.id in constants
-                             else [inner])
-    public = {n.value for n in drawn if isinstance(n, ast.Constant)}
-    literals = {n.value for n in ast.walk(tree)
-                if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in shown}
-    return tuple(sorted(s for s in literals - public if len(s.strip()) >= 5 and s not in published and "{" not in s))
-
-
-def _published_text(assignment_id: str, batch: Batch) -> str:
-    assignment = load_course().assignment(assignment_id)
-    lesson = (assignment.solution_path.parents[2] / "assignments" / assignment_id / "lesson.md")
-    parts = [lesson.read_text(encoding="utf-8") if lesson.is_file() else "",
-             assignment.solution_path.read_text(encoding="utf-8"),  # its docstrings are the released spec
-             _student_text(batch.results["stub"])]  # every title and hint
-    return "\n".join(parts)
+    return json.dumps(data, ensure_ascii=False) + "\n".join(strings(data))
 
 
 # --- each batch as a whole -----------------------------------------------------------------
@@ -399,7 +321,7 @@ def test_attack_does_not_break_the_grader(batches, label):
 @pytest.mark.parametrize("label", _params(ENTRIES, extra=NEIGHBOURS))
 def test_no_hidden_suite_text_in_results(batches, label):
     text = _all_text(_lookup(batches, label))
-    leaked = [line for line in _hidden_suite_secrets(label.split("/")[0]) if line in text]
+    leaked = [line for line in hidden_suite_secrets(label.split("/")[0]) if line in text]
     assert not leaked, leaked[:5]
 
 
@@ -407,20 +329,18 @@ def test_no_hidden_suite_text_in_results(batches, label):
 def test_no_hidden_input_in_student_feedback(batches, label):
     assignment_id = label.split("/")[0]
     batch = batches(assignment_id)
-    hidden = _hidden_inputs(assignment_id, _published_text(assignment_id, batch))
-    text = _student_text(_lookup(batches, label))
-    leaked = [s for s in hidden if s in text or repr(s)[1:-1] in text]
+    hidden = hidden_inputs(assignment_id, published_text(assignment_id, batch.results["stub"]))
+    leaked = leaked_inputs(hidden, student_text(_lookup(batches, label)))
     assert not leaked, leaked[:5]
 
 
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
 def test_hidden_inputs_are_real_and_absent_from_the_reference_and_stub(batches, assignment_id):
     batch = batches(assignment_id)
-    hidden = _hidden_inputs(assignment_id, _published_text(assignment_id, batch))
+    hidden = hidden_inputs(assignment_id, published_text(assignment_id, batch.results["stub"]))
     assert len(hidden) >= 3, hidden  # enough for the check above to mean something
     for name in ("correct", "stub"):
-        text = _student_text(batch.results[name])
-        assert not [s for s in hidden if s in text or repr(s)[1:-1] in text]
+        assert not leaked_inputs(hidden, student_text(batch.results[name]))
 
 
 @pytest.mark.parametrize("label", _params(ENTRIES))
@@ -600,5 +520,5 @@ def test_file_reading_attack_under_user_namespaces(course, tmp_path, monkeypatch
     (result,) = grade_batch(course, assignment, [path], jobs=1)
     assert not result.error_instructor
     text = _all_text(result)
-    leaked = [line for line in _hidden_suite_secrets(ASSIGNMENT) if line in text]
+    leaked = [line for line in hidden_suite_secrets(ASSIGNMENT) if line in text]
     assert (result.score, leaked[:3]) == (0, [])

@@ -10,6 +10,7 @@ a note on top saying what was handed in. Nothing here runs student code.
 from __future__ import annotations
 
 import copy
+import warnings
 from pathlib import Path
 
 import nbformat
@@ -30,7 +31,9 @@ def write_autograded(folder: Path, destination: Path, assignment, result, releas
     path = destination / f"{assignment.notebook}.ipynb"
     destination.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
-    nbformat.write(notebook, partial)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # nbformat repairs duplicate cell ids, and says so
+        nbformat.write(notebook, partial)
     partial.replace(path)
     return path
 

@@ -13,6 +13,7 @@ the submissions being graded at that moment, and the next run picks them up.
 from __future__ import annotations
 
 import dataclasses
+import sys
 from pathlib import Path
 
 import nbformat
@@ -63,7 +64,11 @@ def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None
             gradebook.record(book, assignment, result, submission.timestamp, (names or {}).get(submission.student, ""))
             destination = course_dir / "autograded" / submission.student / assignment.id
             state.store(destination / state.STATE_FILE, result, submission_sha, suite_sha)
-            autograded.write_autograded(submission.folder, destination, assignment, result, release)
+            try:
+                autograded.write_autograded(submission.folder, destination, assignment, result, release)
+            except Exception as error:  # the grade is safe already; formgrader's copy must not stop the batch
+                print(f"warning: no autograded notebook for {submission.student}: {type(error).__name__}: {error}",
+                      file=sys.stderr)
             return result
 
         hashes = {s.student: state.submission_hash(s.folder) for s in submissions}

@@ -32,7 +32,8 @@ def submission_hash(folder: Path) -> str:
     for path in sorted(folder.rglob("*")):
         if path.is_file() and not path.is_symlink() and path.name != "timestamp.txt":
             digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
+            with path.open("rb") as handle:  # streamed: a huge file costs time, not memory
+                digest.update(hashlib.file_digest(handle, "sha256").digest())
     return digest.hexdigest()
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import multiprocessing
 import os
+import signal
 import time
 import traceback
 from multiprocessing.connection import wait
@@ -28,6 +29,8 @@ class SelfCheckFailed(RuntimeError):
 
 
 def _child(connection, course, assignment, submission, suite) -> None:
+    # Ctrl-C reaches the whole process group; only the parent decides what an interruption means.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         result = grade_submission(course, assignment, submission, suite=suite)
         connection.send(("ok", dataclasses.asdict(result)))

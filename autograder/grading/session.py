@@ -80,6 +80,8 @@ def _run_hidden_suite(assignment, session: StudentSession):
                 *PYTEST_ARGS]
         with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()):
             code = pytest.main(args, plugins=[plugin])
+    if code == pytest.ExitCode.INTERRUPTED:
+        raise KeyboardInterrupt  # pytest swallowed a Ctrl-C meant for the whole batch
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or not plugin.tests:
         raise RuntimeError(f"hidden suite {suite} did not run (pytest exit {int(code)}):\n{out.getvalue()[-3000:]}")
     return list(plugin.tests.values())

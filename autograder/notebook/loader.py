@@ -95,6 +95,9 @@ def _pick(names: list[str], assignment) -> str | None:
 def _pick_from_directory(directory: Path, assignment) -> Path:
     names = sorted(p.name for p in directory.iterdir() if p.is_file() and not p.is_symlink())
     chosen = _pick(names, assignment)
+    zips = [n for n in names if n.endswith(".zip")]
+    if chosen is None and len(zips) == 1:
+        chosen = zips[0]  # an archive handed in as it was uploaded (an LMS import, say)
     if chosen is None:
         raise _nothing_to_grade(directory, names, assignment)
     return directory / chosen

@@ -1,0 +1,361 @@
+"""A whole class in an nbgrader course directory: submitted/ -> gradebook, resumable, late policy, exports.
+
+One class is released and graded once per module (the `graded` fixture); each test
+reads what that run left behind, or changes one thing and grades again.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from autograder import samples
+from autograder.classroom import state
+from autograder.classroom.gradebook import open_gradebook
+from autograder.classroom.pipeline import grade_class, stored_results
+from autograder.classroom.submissions import DownloadError, find_submissions, import_lms, student_for
+from autograder.cli import main
+from autograder.release import release_assignment
+from autograder.render.progress import Progress
+
+ON_TIME = "2027-03-01 20:00:00.000000 UTC"
+TWO_DAYS_LATE = "2027-03-03 10:00:00.000000 UTC"  # due 22:59 UTC on 1 March: 35 h late, two days begun
+
+
+def buggy(name: str):
+    return next(s for s in samples.catalogue("bpe_bytes", "buggy") if s.name == name)
+
+
+def hand_in(course_dir: Path, student: str, assignment, sample=None, *, timestamp=ON_TIME, files=None) -> Path:
+    folder = course_dir / "submitted" / student / assignment.id
+    folder.mkdir(parents=True, exist_ok=True)
+    if sample is not None:
+        samples.build_notebook(assignment, sample, folder / f"{assignment.notebook}.ipynb")
+    for name, content in (files or {}).items():
+        (folder / name).write_bytes(content)
+    if timestamp:
+        (folder / "timestamp.txt").write_text(timestamp + "\n")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory, course, fast_bpe_bytes):
+    """A released class of seven, graded once: (course_dir, ClassRun)."""
+    course_dir = tmp_path_factory.mktemp("class") / "course"
+    assignment = fast_bpe_bytes
+    release_assignment(course, assignment, course_dir)
+    hand_in(course_dir, "ana", assignment, samples.correct("bpe_bytes"))
+    hand_in(course_dir, "bruno", assignment, samples.correct("bpe_bytes"), timestamp=TWO_DAYS_LATE)
+    hand_in(course_dir, "carla", assignment, buggy("merge_drops_tail"))
+    hand_in(course_dir, "dani", assignment, samples.stub(assignment))
+    samples.build_module(assignment, samples.correct("bpe_bytes"),
+                         hand_in(course_dir, "elena", assignment) / "bpe_bytes.py")
+    hand_in(course_dir, "fede", assignment, files={"bpe_bytes.ipynb": b"{ not json"})
+    hand_in(course_dir, "gema", assignment, files={"tarea.pdf": b"%PDF-1.4"}, timestamp="")
+    run = grade_class(course, assignment, course_dir, jobs=2)
+    return course_dir, run
+
+
+def scores(run) -> dict[str, float]:
+    return {r.student: r.final_score for r in run.results}
+
+
+def test_every_student_is_graded_with_the_right_score(graded):
+    _, run = graded
+    assert run.graded == 7 and run.reused == 0
+    got = scores(run)
+    assert got["ana"] == 100 and got["elena"] == 100  # notebook or module
+    assert got["bruno"] == 80  # two days late at 10 % a day
+    assert 0 < got["carla"] < 100
+    assert got["dani"] == got["fede"] == got["gema"] == 0
+
+
+def test_broken_and_wrong_files_get_a_spanish_reason(graded):
+    _, run = graded
+    by_student = {r.student: r for r in run.results}
+    assert "JSON está dañado" in by_student["fede"].error_student
+    assert "bpe_bytes.ipynb" in by_student["gema"].error_student and "ninguno" in by_student["gema"].error_student
+
+
+def test_gradebook_holds_one_auto_score_per_grade_cell(graded, course, fast_bpe_bytes):
+    course_dir, run = graded
+    with open_gradebook(course, course_dir) as book:
+        for result in run.results:
+            for function, (score, maximum) in result.by_function().items():
+                grade = book.find_grade(f"checks_{function}", "bpe_bytes", "bpe_bytes", result.student)
+                assert grade.auto_score == pytest.approx(score)
+                assert grade.max_score == pytest.approx(maximum)
+                assert grade.manual_score is None and not grade.needs_manual_grade
+
+
+def nbgrader_export(course_dir: Path) -> dict[str, dict]:
+    out = course_dir / "nbgrader-grades.csv"
+    subprocess.run([str(Path(sys.executable).parent / "nbgrader"), "export", f"--to={out}"], cwd=course_dir,
+                   check=True, capture_output=True)
+    return {row["student_id"]: row for row in csv.DictReader(out.open())}
+
+
+def our_export(course_dir: Path) -> dict[str, dict]:
+    out = course_dir / "grades.csv"
+    assert main(["export", "--course-dir", str(course_dir), "--output", str(out)]) == 0
+    return {row["student_id"]: row for row in csv.DictReader(out.open())}
+
+
+def test_nbgrader_export_and_ours_agree_with_the_results(graded):
+    course_dir, run = graded
+    theirs, ours = nbgrader_export(course_dir), our_export(course_dir)
+    for result in run.results:
+        assert float(theirs[result.student]["score"]) == pytest.approx(result.final_score, abs=0.01)
+        assert float(theirs[result.student]["late_submission_penalty"]) == pytest.approx(result.late_penalty, abs=0.01)
+        assert float(ours[result.student]["bpe_bytes (100)"]) == pytest.approx(result.final_score, abs=0.01)
+    assert float(theirs["bruno"]["late_submission_penalty"]) == pytest.approx(20)
+
+
+def test_autograded_notebooks_show_feedback_in_the_check_cells(graded):
+    course_dir, run = graded
+    release = nbformat.read(course_dir / "release" / "bpe_bytes" / "bpe_bytes.ipynb", as_version=4)
+    locked = {c.metadata["nbgrader"]["grade_id"]: c.source for c in release.cells
+              if c.metadata.get("nbgrader", {}).get("locked")}
+    for result in run.results:
+        notebook = nbformat.read(course_dir / "autograded" / result.student / "bpe_bytes" / "bpe_bytes.ipynb",
+                                 as_version=4)
+        nbformat.validate(notebook)
+        checks = {c.metadata["nbgrader"]["grade_id"]: c for c in notebook.cells
+                  if c.metadata.get("nbgrader", {}).get("grade")}
+        assert set(checks) == {f"checks_{f}" for f in result.by_function()}
+        for grade_id, cell in checks.items():
+            assert cell.source == locked[grade_id]
+            assert cell.outputs[0].text.startswith(f"Corrección automática de {grade_id[len('checks_'):]}")
+    carla = nbformat.read(course_dir / "autograded" / "carla" / "bpe_bytes" / "bpe_bytes.ipynb", as_version=4)
+    merge_cell = next(c for c in carla.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "checks_merge")
+    assert "Pista: No pierdas el último elemento" in merge_cell.outputs[0].text
+
+
+def test_a_second_run_grades_nothing_unless_a_submission_changed(graded, course, fast_bpe_bytes):
+    course_dir, first = graded
+    again = grade_class(course, fast_bpe_bytes, course_dir)
+    assert (again.graded, again.reused) == (0, 7)
+    assert scores(again) == scores(first)
+    notebook = course_dir / "submitted" / "dani" / "bpe_bytes" / "bpe_bytes.ipynb"
+    samples.build_notebook(fast_bpe_bytes, samples.correct("bpe_bytes"), notebook)
+    changed = grade_class(course, fast_bpe_bytes, course_dir)
+    assert (changed.graded, changed.reused) == (1, 6) and scores(changed)["dani"] == 100
+    samples.build_notebook(fast_bpe_bytes, samples.stub(fast_bpe_bytes), notebook)
+    assert scores(grade_class(course, fast_bpe_bytes, course_dir))["dani"] == 0
+
+
+def test_the_suite_hash_covers_points_limits_and_the_grader(fast_bpe_bytes):
+    base = state.suite_hash(fast_bpe_bytes)
+    assert base == state.suite_hash(fast_bpe_bytes)
+    more_points = dataclasses.replace(fast_bpe_bytes, points={**fast_bpe_bytes.points, "merge": 16})
+    slower = dataclasses.replace(fast_bpe_bytes, limits=dataclasses.replace(fast_bpe_bytes.limits, call_seconds=4))
+    assert len({base, state.suite_hash(more_points), state.suite_hash(slower)}) == 3
+
+
+def test_a_stored_result_is_used_only_for_the_same_hashes(tmp_path, graded):
+    course_dir, run = graded
+    path = state.state_path(course_dir, "ana", "bpe_bytes")
+    stored = json.loads(path.read_text())
+    sub, suite = stored["submission_sha256"], stored["suite_sha256"]
+    assert state.load_graded(path, sub, suite) is not None
+    assert state.load_graded(path, "0" * 64, suite) is None and state.load_graded(path, sub, "0" * 64) is None
+    damaged = tmp_path / "autograder.json"
+    damaged.write_text(path.read_text()[:100])
+    assert state.load_graded(damaged, sub, suite) is None
+
+
+def test_manual_grades_survive_a_forced_regrade(graded, course, fast_bpe_bytes):
+    course_dir, _ = graded
+    with open_gradebook(course, course_dir) as book:
+        grade = book.find_grade("checks_merge", "bpe_bytes", "bpe_bytes", "carla")
+        grade.manual_score = 1.5
+        book.db.commit()
+    run = grade_class(course, fast_bpe_bytes, course_dir, force=True)
+    assert run.graded == 7
+    with open_gradebook(course, course_dir) as book:
+        grade = book.find_grade("checks_merge", "bpe_bytes", "bpe_bytes", "carla")
+        assert grade.manual_score == 1.5 and grade.auto_score is not None
+        expected = book.find_submission("bpe_bytes", "carla").score
+    assert float(our_export(course_dir)["carla"]["bpe_bytes (100)"]) == pytest.approx(expected, abs=0.01)
+    with open_gradebook(course, course_dir) as book:
+        book.find_grade("checks_merge", "bpe_bytes", "bpe_bytes", "carla").manual_score = None
+        book.db.commit()
+
+
+def test_an_extension_granted_in_nbgrader_removes_the_penalty_without_grading_again(graded, course, fast_bpe_bytes):
+    course_dir, _ = graded
+    with open_gradebook(course, course_dir) as book:
+        book.grant_extension("bpe_bytes", "bruno", days=3)
+    run = grade_class(course, fast_bpe_bytes, course_dir)
+    assert run.graded == 0 and scores(run)["bruno"] == 100
+    with open_gradebook(course, course_dir) as book:
+        book.grant_extension("bpe_bytes", "bruno")  # no extension again
+    assert scores(grade_class(course, fast_bpe_bytes, course_dir))["bruno"] == 80
+
+
+def test_feedback_report_and_export_commands_write_their_files(graded):
+    course_dir, run = graded
+    assert main(["feedback", "bpe_bytes", "--course-dir", str(course_dir)]) == 0
+    pages = sorted(course_dir.glob("feedback/*/bpe_bytes/bpe_bytes.html"))
+    assert [p.parts[-3] for p in pages] == sorted(r.student for r in run.results)
+    assert main(["report", "bpe_bytes", "--course-dir", str(course_dir)]) == 0
+    report = (course_dir / "reports" / "bpe_bytes.html").read_text(encoding="utf-8")
+    assert all(r.student in report for r in run.results)
+    assert len(stored_results(course_dir, run.results[0] and _assignment(graded))) == 7
+
+
+def _assignment(graded):
+    from autograder.course import load_course
+
+    return load_course().assignment("bpe_bytes")
+
+
+# ---------------------------------------------------------------- interrupting and resuming
+
+def test_an_interrupted_batch_loses_nothing_and_resumes_where_it_stopped(tmp_path, course, bpe_bytes):
+    course_dir = tmp_path / "course"
+    release_assignment(course, bpe_bytes, course_dir)
+    for index in range(8):
+        hand_in(course_dir, f"s{index}", bpe_bytes, samples.correct("bpe_bytes"))
+    process = subprocess.Popen([sys.executable, "-m", "autograder", "grade", "bpe_bytes", "--course-dir",
+                                str(course_dir), "--jobs", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               # A background job may have inherited "ignore Ctrl-C"; a terminal user has not.
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120
+    while len(list(course_dir.glob("autograded/*/bpe_bytes/autograder.json"))) < 2:
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err.decode()
+    assert "interrupted" in err.decode()
+    finished = list(course_dir.glob("autograded/*/bpe_bytes/autograder.json"))
+    assert 2 <= len(finished) < 8
+    assert not list(course_dir.rglob("*.partial")) and not list(course_dir.rglob("*.importing"))
+    # Same assignment settings as the command line used: the same suite hash.
+    resumed = grade_class(course, bpe_bytes, course_dir)
+    assert resumed.reused == len(finished) and resumed.graded == 8 - len(finished)
+    assert set(scores(resumed).values()) == {100}
+
+
+# ---------------------------------------------------------------- LMS downloads
+
+@pytest.mark.parametrize("name, expected", [
+    ("garciaana_12345_678901_bpe_bytes.ipynb", ("garciaana", "", "bpe_bytes.ipynb")),
+    ("garciaana_LATE_12345_678901_bpe_bytes-1.ipynb", ("garciaana", "", "bpe_bytes-1.ipynb")),
+    ("Ana García_123456_assignsubmission_file_bpe_bytes.ipynb", ("123456", "Ana García", "bpe_bytes.ipynb")),
+    ("Ana García_123456_assignsubmission_file_/bpe_bytes.ipynb", ("123456", "Ana García", "bpe_bytes.ipynb")),
+    ("ana/bpe_bytes.ipynb", ("ana", "", "bpe_bytes.ipynb")),
+    ("ana.ipynb", ("ana", "", "ana.ipynb")),
+])
+def test_lms_file_names_map_to_students(name, expected):
+    assert student_for(name) == expected
+
+
+def zip_of(path: Path, entries: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return path
+
+
+def test_an_lms_zip_is_imported_and_graded_with_names(tmp_path, course, fast_bpe_bytes, capsys):
+    course_dir = tmp_path / "course"
+    release_assignment(course, fast_bpe_bytes, course_dir)
+    correct = samples.build_notebook(fast_bpe_bytes, samples.correct("bpe_bytes"), tmp_path / "c.ipynb").read_bytes()
+    download = zip_of(tmp_path / "moodle.zip", {
+        "Ana García_1001_assignsubmission_file_/bpe_bytes.ipynb": correct,
+        "Luis Pérez_1002_assignsubmission_file_bpe_bytes.ipynb": correct,
+        "Eva Ruiz_1003_assignsubmission_file_memoria.pdf": b"%PDF-1.4",
+        "__MACOSX/._x": b"junk",
+    })
+    assert main(["grade", "bpe_bytes", "--course-dir", str(course_dir), "--lms", str(download), "--jobs", "2"]) == 0
+    err = capsys.readouterr().err
+    assert "imported 3 student(s)" in err
+    assert [s.student for s in find_submissions(course_dir, "bpe_bytes")] == ["1001", "1002", "1003"]
+    with open_gradebook(course, course_dir) as book:
+        assert (book.find_student("1001").first_name, book.find_student("1001").last_name) == ("Ana", "García")
+        assert book.find_submission("bpe_bytes", "1002").score == 100
+        assert book.find_submission("bpe_bytes", "1003").score == 0
+
+
+@pytest.mark.parametrize("entries, words", [
+    ({"../evil.ipynb": b"{}"}, ["unsafe entries"]),
+    ({"/abs.ipynb": b"{}"}, ["unsafe entries"]),
+])
+def test_unsafe_lms_zips_are_refused_whole(tmp_path, fast_bpe_bytes, entries, words):
+    with pytest.raises(DownloadError) as error:
+        import_lms(zip_of(tmp_path / "d.zip", entries), tmp_path / "course", fast_bpe_bytes)
+    assert all(word in str(error.value) for word in words)
+    assert not (tmp_path / "course").exists()
+
+
+def test_unclear_files_are_skipped_with_a_reason(tmp_path, fast_bpe_bytes):
+    report = import_lms(zip_of(tmp_path / "d.zip", {
+        "ana/bpe_bytes.ipynb": b"{}", "ana/sub/bpe_bytes.ipynb": b"{}",  # two files of one name
+        "ñ ¿?.ipynb": b"{}",  # no usable id
+        "luis.ipynb": b"{}",
+    }), tmp_path / "course", fast_bpe_bytes)
+    assert list(report.imported) == ["luis"]
+    assert any("ana: several files named bpe_bytes.ipynb" in line for line in report.skipped)
+    assert any("no usable student id" in line for line in report.skipped)
+
+
+def test_a_download_that_is_neither_folder_nor_zip_is_a_usage_error(tmp_path, capsys):
+    (tmp_path / "grades.xlsx").write_bytes(b"PK")
+    assert main(["grade", "bpe_bytes", "--course-dir", str(tmp_path / "c"), "--lms", str(tmp_path / "grades.xlsx")]) == 2
+    assert "must be a folder or a .zip" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- instructor mistakes
+
+def test_grading_before_release_says_what_to_do(tmp_path, fast_bpe_bytes, capsys):
+    hand_in(tmp_path, "ana", fast_bpe_bytes, samples.correct("bpe_bytes"))
+    assert main(["grade", "bpe_bytes", "--course-dir", str(tmp_path)]) == 2
+    assert "run `autograder release bpe_bytes` first" in capsys.readouterr().err
+
+
+def test_nothing_submitted_and_nothing_graded_are_usage_errors(tmp_path, course, fast_bpe_bytes, capsys):
+    release_assignment(course, fast_bpe_bytes, tmp_path)
+    assert main(["grade", "bpe_bytes", "--course-dir", str(tmp_path)]) == 2
+    assert "no submissions in" in capsys.readouterr().err
+    assert main(["feedback", "bpe_bytes", "--course-dir", str(tmp_path)]) == 2
+    assert "nothing graded yet" in capsys.readouterr().err
+    assert main(["export", "--course-dir", str(tmp_path / "elsewhere")]) == 2
+    assert "no gradebook" in capsys.readouterr().err
+
+
+def test_export_leaves_a_missing_submission_empty_and_counts_it_as_zero(graded, course):
+    course_dir, _ = graded
+    with open_gradebook(course, course_dir) as book:
+        book.update_or_create_student("zoe", first_name="Zoe")
+    rows = our_export(course_dir)
+    assert rows["zoe"]["bpe_bytes (100)"] == "" and rows["zoe"]["total (100)"] == "0"
+    assert rows["ana"]["percent"] == "100.0"
+
+
+# ---------------------------------------------------------------- the progress bar
+
+def test_progress_in_a_log_prints_about_ten_lines_with_time_left():
+    stream = io.StringIO()
+    progress = Progress(40, "grading", stream=stream)
+    assert progress.eta() is None
+    for _ in range(40):
+        progress.advance()
+    lines = stream.getvalue().splitlines()
+    assert 10 <= len(lines) <= 12
+    assert lines[-1].startswith("grading [") and "40/40" in lines[-1] and "left 0:00" in lines[-1]
