@@ -18,6 +18,8 @@ from autograder.sandbox.launcher import Limits
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_COURSE_FILE = PROJECT_ROOT / "course.yml"
 LANGUAGES = ("es",)
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")  # Gradescope's words
+TEST_KINDS = ("fixed", "property")
 
 
 class CourseError(ValueError):
@@ -34,6 +36,12 @@ class Assignment:
     root: Path
     due: dt.datetime | None = None  # UTC
     late_policy: LatePolicy = LatePolicy()
+    visibility: tuple[tuple[str, str], ...] = (("default", "visible"),)  # see visibility_of
+
+    def visibility_of(self, test_id: str, kind: str) -> str:
+        """Gradescope visibility of one test: by its name, else by its kind, else the default."""
+        rules = dict(self.visibility)
+        return rules.get(test_id) or rules.get(kind) or rules.get("default", "visible")
 
     @property
     def lesson_path(self) -> Path:
@@ -133,6 +141,17 @@ def _late_policy(value, where: str, base: LatePolicy, path: Path) -> LatePolicy:
     return dataclasses.replace(base, **checked)
 
 
+def _visibility(value, where: str, base: dict, path: Path) -> dict:
+    given = _mapping(value or {}, where, set(value or {}), set(), path)
+    for key, shown in given.items():
+        if shown not in VISIBILITIES:
+            raise CourseError(f"{path}: {where}.{key} must be one of {', '.join(VISIBILITIES)}, not {shown!r}")
+        if key not in ("default", *TEST_KINDS) and not key.startswith("test_"):
+            raise CourseError(f"{path}: {where}.{key}: keys are default, {', '.join(TEST_KINDS)} "
+                              f"or the name of a hidden test (test_...)")
+    return {**base, **given}
+
+
 def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
     path = Path(path).resolve()
     try:
@@ -141,7 +160,7 @@ def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
         raise CourseError(f"{path}: file not found") from None
     except yaml.YAMLError as exc:
         raise CourseError(f"{path}: not valid YAML ({exc})") from None
-    top = _mapping(raw, "(top level)", {"course", "limits", "late_policy", "assignments"},
+    top = _mapping(raw, "(top level)", {"course", "limits", "late_policy", "visibility", "assignments"},
                    {"course", "assignments"}, path)
     meta = _mapping(top["course"], "course", {"id", "title", "language", "course_dir", "gradebook"},
                     {"id", "title", "language"}, path)
@@ -149,11 +168,12 @@ def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
         raise CourseError(f"{path}: course.language must be one of {', '.join(LANGUAGES)}, not {meta['language']!r}")
     limits = _limits(top.get("limits"), "limits", Limits(), path)
     late_policy = _late_policy(top.get("late_policy"), "late_policy", LatePolicy(), path)
+    visibility = _visibility(top.get("visibility"), "visibility", {"default": "visible"}, path)
     root = path.parent
     assignments = {}
     for assignment_id, spec in _mapping(top["assignments"], "assignments", set(top["assignments"] or {}), set(), path).items():
         where = f"assignments.{assignment_id}"
-        spec = _mapping(spec, where, {"title", "notebook", "points", "limits", "due", "late_policy"}, {"title", "points"}, path)
+        spec = _mapping(spec, where, {"title", "notebook", "points", "limits", "due", "late_policy", "visibility"}, {"title", "points"}, path)
         points = _mapping(spec["points"], f"{where}.points", set(spec["points"] or {}), set(), path)
         if not points:
             raise CourseError(f"{path}: {where}.points must list at least one function")
@@ -166,6 +186,7 @@ def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
             root=root,
             due=_due(spec.get("due"), f"{where}.due", path),
             late_policy=_late_policy(spec.get("late_policy"), f"{where}.late_policy", late_policy, path),
+            visibility=tuple(_visibility(spec.get("visibility"), f"{where}.visibility", visibility, path).items()),
         )
     if not assignments:
         raise CourseError(f"{path}: assignments must define at least one assignment")

@@ -14,6 +14,16 @@ settings.register_profile("project", derandomize=True, database=None, deadline=N
 settings.load_profile("project")
 
 
+CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT")
+
+
+@pytest.fixture(autouse=True)
+def outside_ci(monkeypatch):
+    """Every test starts as on a laptop, CI or not; the CI-mode tests set these variables themselves."""
+    for name in CI_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture(scope="session")
 def course():
     return load_course()

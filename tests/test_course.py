@@ -62,6 +62,16 @@ def test_due_dates_and_late_policy_load_as_utc_with_overrides(tmp_path):
             assignment.late_policy.max_days_late) == (10, 20, 2)
 
 
+def test_visibility_goes_by_test_name_then_kind_then_default(tmp_path):
+    data = yaml.safe_load(VALID)
+    data["visibility"] = {"default": "after_due_date", "property": "visible"}
+    data["assignments"]["bpe_bytes"]["visibility"] = {"test_merge_published": "hidden"}
+    assignment = load_course(write(tmp_path, yaml.safe_dump(data))).assignment("bpe_bytes")
+    assert assignment.visibility_of("test_merge_published", "fixed") == "hidden"
+    assert assignment.visibility_of("test_merge_matches_reference", "property") == "visible"
+    assert assignment.visibility_of("test_merge_other", "fixed") == "after_due_date"
+
+
 def test_the_gradebook_defaults_to_sqlite_in_the_course_directory(tmp_path):
     course = load_course(write(tmp_path, VALID))
     assert course.gradebook_url(tmp_path / "cd") == f"sqlite:///{tmp_path / 'cd' / 'gradebook.db'}"
@@ -93,6 +103,9 @@ def test_the_gradebook_defaults_to_sqlite_in_the_course_directory(tmp_path):
     (lambda d: d["assignments"]["bpe_bytes"].update(late_policy={"max_days_late": "x"}),
      ["assignments.bpe_bytes.late_policy.max_days_late"]),
     (lambda d: d["course"].update(gradebook=""), ["course.gradebook", "non-empty"]),
+    (lambda d: d.update(visibility={"default": "secret"}), ["visibility.default", "after_due_date"]),
+    (lambda d: d["assignments"]["bpe_bytes"].update(visibility={"merge": "hidden"}),
+     ["assignments.bpe_bytes.visibility.merge", "name of a hidden test"]),
 ])
 def test_mistakes_are_named_precisely(tmp_path, change, words):
     path = write(tmp_path, mutated(change))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 
 from autograder.grading.student import StudentCrashed, StudentSession, StudentTimeout
 from autograder.notebook.loader import Cell, Program
-from autograder.sandbox.launcher import Limits, describe_defences, namespace_mode
+from autograder.sandbox.launcher import Limits, SandboxError, describe_defences, namespace_mode
 
 PROJECT = Path(__file__).resolve().parents[1]
 needs_namespaces = pytest.mark.skipif(namespace_mode() is None,
@@ -163,3 +164,25 @@ def test_a_worker_killed_from_outside_is_reported_as_a_crash(worker):
     os.killpg(worker.worker.process.pid, 9)
     with pytest.raises(StudentCrashed):
         worker.call("whoami")
+
+
+def _python_hidden_from_others() -> bool:
+    path = Path(sys.base_prefix).resolve()
+    return any(not folder.stat().st_mode & 0o001 for folder in [path, *path.parents])
+
+
+@pytest.fixture()
+def without_namespaces(monkeypatch):
+    monkeypatch.setenv("AUTOGRADER_NAMESPACES", "off")
+    namespace_mode.cache_clear()
+    yield
+    monkeypatch.delenv("AUTOGRADER_NAMESPACES")
+    namespace_mode.cache_clear()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not _python_hidden_from_others(),
+                    reason="needs root and a Python installation other users cannot reach (as on this machine)")
+def test_without_namespaces_an_unreachable_python_is_a_clear_grader_error(without_namespaces):
+    assert describe_defences()["unprivileged user"] and not describe_defences()["no network (network namespace)"]
+    with pytest.raises(SandboxError, match="cannot reach Python at .* not searchable by others"):
+        StudentSession(Program([Cell("entrega.py", PROBES)], module_name="entrega"), Limits()).call("whoami")

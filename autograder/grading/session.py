@@ -63,7 +63,7 @@ def grade_submission(course, assignment, submission: Path | str, suite: str = "h
     finally:
         session.close()
     load = _load_summary(program, session, assignment)
-    tests = score_tests(raw_tests, assignment.points)
+    tests = score_tests(raw_tests, assignment.points, assignment.visibility_of)
     return GradeResult(assignment.id, label, tests, load, assignment.max_score,
                        duration_seconds=round(time.monotonic() - started, 3))
 
@@ -105,8 +105,10 @@ def _describe_failed_cell(entry) -> str:
     return f"{entry['cell']}{where}: {error.type_name}{message}"
 
 
-def score_tests(raw_tests, points: dict[str, float]) -> list[TestResult]:
-    """Split each function's points among its tests by weight; apply `requires` gates."""
+def score_tests(raw_tests, points: dict[str, float], visibility_of=None) -> list[TestResult]:
+    """Split each function's points among its tests by weight; apply `requires` gates.
+
+    `visibility_of(test_id, kind)` gives each test's Gradescope visibility (course.yml)."""
     weights: dict[str, float] = {}
     for raw in raw_tests:
         weights[raw.function] = weights.get(raw.function, 0.0) + raw.weight
@@ -138,6 +140,7 @@ def score_tests(raw_tests, points: dict[str, float]) -> list[TestResult]:
             test_id=raw.test_id, name=f"{raw.function}: {raw.title}", function=raw.function,
             score=share if outcome in ("passed", "covered") else 0.0, max_score=share, outcome=outcome,
             feedback=text, hint=raw.hint if outcome != "passed" else "", kind=raw.kind, instructor_note=note,
+            visibility=visibility_of(raw.test_id, raw.kind) if visibility_of else "visible",
         ))
     return results
 
