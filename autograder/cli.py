@@ -1,21 +1,37 @@
 """The `autograder` command (instructor- and CI-facing, in English).
 
     autograder release ASSIGNMENT | --all        student versions through nbgrader
+    autograder release ... --ci github|gitlab    ... plus a CI workflow that grades each student's pushes
     autograder grade ASSIGNMENT                  the whole class: nbgrader's submitted/ tree -> gradebook
     autograder grade ASSIGNMENT --lms DOWNLOAD   import an LMS folder or zip into submitted/, then as above
     autograder grade ASSIGNMENT SUBMISSION...    grade notebooks, .py modules or folders -> results.json
-    autograder feedback ASSIGNMENT               one Spanish HTML page per student in feedback/
+    autograder gradescope ASSIGNMENT             the autograder zip to upload to Gradescope
+    autograder feedback ASSIGNMENT               one Spanish HTML feedback page per student in feedback/
     autograder report ASSIGNMENT                 the instructor's HTML report in reports/
     autograder export                            grades.csv for the LMS: a row per student, a column per assignment
     autograder demo                              release, grade sample submissions, show the table
     autograder check-course                      validate course.yml
 
-Exit codes: 0 done (whatever the scores), 2 bad usage, course.yml or input, 3 grader error.
+CI mode (`grade --ci`; on by default when CI=true|1, GITHUB_ACTIONS=true or GITLAB_CI=true,
+off with --no-ci): stdout gets a short Spanish summary per submission instead of the full
+report (the sandbox banner stays on stderr); results.json is written as always, plus a JUnit
+XML report (--junit, default junit.xml next to the results) and a Markdown job summary
+appended to --summary (default $GITHUB_STEP_SUMMARY when set, kept under GitHub's 1 MiB);
+under GitHub Actions, ::error/::notice annotations too. --junit and --summary also work
+outside CI mode.
+
+Exit codes:
+    0  graded, whatever the scores (a broken file in a batch is just a zero)
+    1  the one submission named could not be graded at all (unreadable, nothing to grade),
+       or a final score is below --fail-under
+    2  bad usage, invalid course.yml or input (unknown assignment, unreadable LMS download...)
+    3  grader error: the sandbox, a hidden suite or the self-check broke (never the student's fault)
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -23,7 +39,7 @@ from pathlib import Path
 
 from autograder.course import DEFAULT_COURSE_FILE, CourseError, load_course
 
-EXIT_OK, EXIT_USAGE, EXIT_GRADER_ERROR = 0, 2, 3
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GRADER_ERROR = 0, 1, 2, 3
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,6 +51,8 @@ def _parser() -> argparse.ArgumentParser:
     release.add_argument("assignment", nargs="?")
     release.add_argument("--all", action="store_true", help="release every assignment in course.yml")
     release.add_argument("--course-dir", type=Path, help="nbgrader course directory (default: from course.yml)")
+    release.add_argument("--ci", choices=("github", "gitlab"),
+                         help="also write a CI workflow template that grades students' pushes")
 
     grade = commands.add_parser("grade", help="grade submissions against the hidden suite")
     grade.add_argument("assignment")
@@ -53,6 +71,19 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--quiet", action="store_true", help="print only the summary table")
     grade.add_argument("--visible", action="store_true",
                        help="run only the release's visible checks (public feedback), not the hidden suite")
+    grade.add_argument("--ci", action=argparse.BooleanOptionalAction, default=None,
+                       help="CI mode: short summary, JUnit, job summary, annotations "
+                            "(default: on when CI, GITHUB_ACTIONS or GITLAB_CI is set to true)")
+    grade.add_argument("--junit", type=Path, metavar="FILE",
+                       help="write a JUnit XML report (default in CI mode: junit.xml next to the results)")
+    grade.add_argument("--summary", type=Path, metavar="FILE",
+                       help="append a Markdown summary (default in CI mode: $GITHUB_STEP_SUMMARY when set)")
+    grade.add_argument("--fail-under", type=float, metavar="POINTS",
+                       help="exit 1 when a submission's final score is below POINTS")
+
+    gradescope = commands.add_parser("gradescope", help="build the autograder zip to upload to Gradescope")
+    gradescope.add_argument("assignment")
+    gradescope.add_argument("--output", type=Path, help="default: ./gradescope-ASSIGNMENT.zip")
 
     for name, help_text in (("feedback", "write one Spanish HTML feedback page per student"),
                             ("report", "write the instructor's HTML report for an assignment")):
@@ -114,6 +145,36 @@ def cmd_release(course, args) -> int:
             print(f"error: {error}", file=sys.stderr)
             return EXIT_GRADER_ERROR
         print(f"released {assignment.id} -> {folder}")
+        if args.ci and release_ci_templates(course, assignment, folder, args) != EXIT_OK:
+            return EXIT_USAGE
+    return EXIT_OK
+
+
+def release_ci_templates(course, assignment, release_dir: Path, args) -> int:
+    """The workflow files a released assignment ships with, so each push by a student is graded in CI."""
+    from autograder.packaging.ci_templates import write_ci_templates
+
+    course_dir = (args.course_dir or course.course_dir).resolve()
+    try:
+        written = write_ci_templates(course, assignment, release_dir, args.ci, course_dir)
+    except (ValueError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    for path in written:
+        print(f"  {args.ci} CI template -> {path}")
+    return EXIT_OK
+
+
+def cmd_gradescope(course, args) -> int:
+    from autograder.packaging.gradescope import build_autograder_zip
+
+    assignment = course.assignment(args.assignment)
+    try:
+        path = build_autograder_zip(course, assignment, args.output or Path(f"gradescope-{assignment.id}.zip"))
+    except (ValueError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(path)
     return EXIT_OK
 
 
@@ -128,15 +189,22 @@ def results_paths(submissions: list[Path], results: Path | None) -> list[Path]:
     return [folder / f"{name}.json" for name in names]
 
 
+def ci_detected(environ=os.environ) -> bool:
+    """Whether we run in CI, by the variables GitHub Actions, GitLab CI and most other services set."""
+    return (environ.get("CI", "").lower() in ("true", "1") or environ.get("GITHUB_ACTIONS") == "true"
+            or environ.get("GITLAB_CI") == "true")
+
+
 def cmd_grade(course, args) -> int:
     from autograder.grading.batch import SelfCheckFailed, grade_batch
     from autograder.render.gradescope import write_results
-    from autograder.render.terminal import batch_table, submission_report
+    from autograder.render.terminal import batch_table, ci_summary, github_annotations, submission_report
     from autograder.sandbox.launcher import describe_defences
 
     assignment = course.assignment(args.assignment)
+    ci = ci_detected() if args.ci is None else args.ci
     if not args.submissions:
-        return grade_class_command(course, assignment, args)
+        return grade_class_command(course, assignment, args, ci)
     if args.lms:
         print("error: --lms imports a whole class; do not name submissions as well", file=sys.stderr)
         return EXIT_USAGE
@@ -145,7 +213,7 @@ def cmd_grade(course, args) -> int:
 
     def save(result):
         write_results(result, outputs[result.submission])
-        if not args.quiet and len(outputs) == 1:
+        if not args.quiet and not ci and len(outputs) == 1:
             print(submission_report(result))
 
     try:
@@ -154,17 +222,19 @@ def cmd_grade(course, args) -> int:
     except SelfCheckFailed as error:
         print(f"GRADER ERROR: {error}", file=sys.stderr)
         return EXIT_GRADER_ERROR
+    if ci and not args.quiet:
+        print("\n\n".join(ci_summary(r) for r in results))
     if len(results) > 1 or args.quiet:
         print(batch_table(results))
+    if ci and os.environ.get("GITHUB_ACTIONS") == "true":
+        print("\n".join(line for r in results for line in github_annotations(r, several=len(results) > 1)))
     where = next(iter(outputs.values())) if len(outputs) == 1 else next(iter(outputs.values())).parent
     print(f"\nresults written to {where}", file=sys.stderr)
-    grader_errors = [r for r in results if r.error_instructor.startswith("grader error")]
-    for r in grader_errors:
-        print(f"GRADER ERROR for {r.submission}: {r.error_instructor}", file=sys.stderr)
-    return EXIT_GRADER_ERROR if grader_errors else EXIT_OK
+    write_reports(results, args, ci, default_junit=where.parent / "junit.xml")
+    return exit_code(results, args, single=len(results) == 1)
 
 
-def grade_class_command(course, assignment, args) -> int:
+def grade_class_command(course, assignment, args, ci: bool) -> int:
     from autograder.classroom.gradebook import GradebookError
     from autograder.classroom.pipeline import NothingToGrade, grade_class
     from autograder.classroom.submissions import DownloadError, import_lms
@@ -199,10 +269,41 @@ def grade_class_command(course, assignment, args) -> int:
     print(batch_table(run.results))
     print(f"\ngraded {run.graded}, unchanged since last graded {run.reused} (use --force to grade them again); "
           f"scores are in the gradebook {course.gradebook_url(course_dir)}", file=sys.stderr)
-    grader_errors = [r for r in run.results if r.error_instructor.startswith("grader error")]
+    write_reports(run.results, args, ci, default_junit=Path("junit.xml"))
+    return exit_code(run.results, args, single=False)
+
+
+def write_reports(results, args, ci: bool, default_junit: Path) -> None:
+    """The JUnit report and the Markdown summary: where asked, and by default in CI mode."""
+    from autograder.render.junit import junit_xml
+    from autograder.render.markdown import GITHUB_SUMMARY_LIMIT, append_job_summary
+
+    junit = args.junit or (default_junit if ci else None)
+    if junit:
+        write_text(junit, junit_xml(results))
+        print(f"JUnit report written to {junit}", file=sys.stderr)
+    step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    summary = args.summary or (Path(step_summary) if ci and step_summary else None)
+    if summary:
+        written = append_job_summary(summary, results)
+        print(f"summary appended to {summary} ({written} bytes)" if written else
+              f"warning: no room left in {summary} under GitHub's {GITHUB_SUMMARY_LIMIT}-byte limit; "
+              f"no summary added", file=sys.stderr)
+
+
+def exit_code(results, args, single: bool) -> int:
+    """The documented exit code (module docstring); grader errors are reported on stderr first."""
+    grader_errors = [r for r in results if r.error_instructor.startswith("grader error")]
     for r in grader_errors:
-        print(f"GRADER ERROR for {r.student}: {r.error_instructor}", file=sys.stderr)
-    return EXIT_GRADER_ERROR if grader_errors else EXIT_OK
+        print(f"GRADER ERROR for {r.student or r.submission}: {r.error_instructor}", file=sys.stderr)
+    if grader_errors:
+        return EXIT_GRADER_ERROR
+    if single and results[0].error_student:
+        return EXIT_FAILED
+    if args.fail_under is not None and any(r.final_score < args.fail_under for r in results):
+        print(f"a final score is below --fail-under {args.fail_under:g}", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
 
 
 def cmd_feedback(course, args) -> int:
@@ -277,8 +378,9 @@ def cmd_demo(course, args) -> int:
     return run_demo(course, args.dir, jobs=args.jobs)
 
 
-COMMANDS = {"check-course": cmd_check_course, "release": cmd_release, "grade": cmd_grade, "feedback": cmd_feedback,
-            "report": cmd_report, "export": cmd_export, "demo": cmd_demo}
+COMMANDS = {"check-course": cmd_check_course, "release": cmd_release, "grade": cmd_grade,
+            "gradescope": cmd_gradescope, "feedback": cmd_feedback, "report": cmd_report, "export": cmd_export,
+            "demo": cmd_demo}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -10,8 +10,6 @@ import csv
 import dataclasses
 import io
 import json
-import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -21,7 +19,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbgrader.api import Gradebook
 
 from autograder import samples
 from autograder.classroom import state

@@ -1,4 +1,5 @@
-"""GradeResult -> text for a terminal: one submission in detail (Spanish), or a batch table."""
+"""GradeResult -> text for a terminal or a CI log: one submission in detail or in short (Spanish),
+a batch table, GitHub workflow-command annotations."""
 
 from __future__ import annotations
 
@@ -6,15 +7,19 @@ from autograder.grading.results import GradeResult
 from autograder.render.gradescope import overall_output, test_output
 
 
+def function_lines(result: GradeResult) -> list[str]:
+    """One aligned line per graded function: ✓ or ✗, its name, its points."""
+    width = max((len(name) for name in result.by_function()), default=8)
+    return [f"  {'✓' if score == maximum else '✗'} {name:<{width}}  {score:6.2f} / {maximum:g}"
+            for name, (score, maximum) in result.by_function().items()]
+
+
 def submission_report(result: GradeResult) -> str:
     lines = [f"{result.assignment} · {result.submission}",
              f"Puntuación: {result.score:.2f} / {result.max_score:g}", ""]
     if overall_output(result):
         lines += [overall_output(result), ""]
-    width = max((len(name) for name in result.by_function()), default=8)
-    for name, (score, maximum) in result.by_function().items():
-        mark = "✓" if score == maximum else "✗"
-        lines.append(f"  {mark} {name:<{width}}  {score:6.2f} / {maximum:g}")
+    lines += function_lines(result)
     failed = [t for t in result.tests if not t.passed and t.outcome != "broken_submission"]
     if failed:
         lines += ["", "Pruebas no superadas:"]
@@ -52,3 +57,82 @@ def batch_table(results: list[GradeResult]) -> str:
                  f"zero {sum(r.final_score == 0 for r in results)}"
                  + (f"; late {sum(bool(r.late_penalty) for r in results)}" if late else ""))
     return "\n".join(lines)
+
+
+# --- CI logs: a short Spanish summary and GitHub annotations ------------------------------
+
+CI_SUMMARY_LINES = 40  # per submission in a CI log; the reports hold the rest
+
+
+def _clip_line(text: str, limit: int = 200) -> str:
+    """One line of a log, however long the student's exception message."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[:limit - 1] + "…"
+
+
+def _score_text(result) -> str:
+    text = f"{result.score:.2f} / {result.max_score:g}"
+    if result.late_penalty:
+        text += f" (penalización por retraso: −{result.late_penalty:.2f}; nota final: {result.final_score:.2f})"
+    return text
+
+
+def _why(test) -> str:
+    """The one line a log shows for a failed test: its hint, else the first line of its feedback."""
+    if test.hint:
+        return f"Pista: {test.hint}"
+    return next((line for line in test.feedback.splitlines() if line.strip()), test.outcome)
+
+
+def _failed_by_function(result) -> dict[str, list]:
+    """The failed tests grouped by function; none for a submission that could not be graded at all."""
+    failed: dict[str, list] = {}
+    for test in result.tests:
+        if not test.passed and test.outcome != "broken_submission":
+            failed.setdefault(test.function, []).append(test)
+    return failed
+
+
+def ci_summary(result) -> str:
+    """A submission in a CI log (Spanish): score, a line per function, each failed test with its hint.
+
+    At most about CI_SUMMARY_LINES lines: the full text is in results.json, junit.xml and the
+    job summary, and a long log is one nobody reads."""
+    lines = [f"{result.assignment} · {result.student or result.submission}", f"Puntuación: {_score_text(result)}"]
+    notes = overall_output(result).splitlines()
+    lines += [_clip_line(line) for line in notes[:5]] + (["…"] if len(notes) > 5 else [])
+    lines += function_lines(result)
+    failed = [t for tests in _failed_by_function(result).values() for t in tests]
+    if failed:
+        lines.append("Pruebas no superadas:")
+    room = max(2, (CI_SUMMARY_LINES - len(lines)) // 2)
+    for test in failed[:room]:
+        lines += [f"  ✗ {_clip_line(test.name)}", f"      {_clip_line(_why(test))}"]
+    if len(failed) > room:
+        lines.append(f"  … y {len(failed) - room} más: el detalle está en results.json, junit.xml "
+                     f"y el resumen del trabajo")
+    return "\n".join(lines)
+
+
+def _workflow_command(command: str, title: str, message: str) -> str:
+    """A GitHub workflow command, escaped as GitHub requires (properties also escape ':' and ',')."""
+    def data(text: str) -> str:
+        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+    return f"::{command} title={data(title).replace(':', '%3A').replace(',', '%2C')}::{data(message)}"
+
+
+def github_annotations(result, several: bool = False) -> list[str]:
+    """An ::error per function with failed tests (or one for a submission that could not be graded),
+    then a ::notice with the score: they show on the workflow run's page."""
+    prefix = f"{result.student or result.submission}: " if several else ""
+    lines = []
+    if result.error_student:
+        lines.append(_workflow_command("error", f"{prefix}no se pudo calificar la entrega", result.error_student))
+    totals = result.by_function()
+    for function, tests in _failed_by_function(result).items():
+        score, maximum = totals[function]
+        message = "\n".join(f"✗ {_clip_line(t.name)}: {_clip_line(_why(t))}" for t in tests)
+        lines.append(_workflow_command("error", f"{prefix}{function}: {score:.2f} / {maximum:g}", message))
+    lines.append(_workflow_command("notice", f"{prefix}{result.assignment}", f"Puntuación: {_score_text(result)}"))
+    return lines
