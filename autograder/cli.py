@@ -293,9 +293,10 @@ def write_reports(results, args, ci: bool, default_junit: Path) -> None:
 
 def exit_code(results, args, single: bool) -> int:
     """The documented exit code (module docstring); grader errors are reported on stderr first."""
-    grader_errors = [r for r in results if r.error_instructor.startswith("grader error")]
+    grader_errors = [r for r in results if r.grader_failed()]
     for r in grader_errors:
-        print(f"GRADER ERROR for {r.student or r.submission}: {r.error_instructor}", file=sys.stderr)
+        why = r.error_instructor or next(t.instructor_note for t in r.tests if t.outcome == "grader_error")
+        print(f"GRADER ERROR for {r.student or r.submission}: {why}", file=sys.stderr)
     if grader_errors:
         return EXIT_GRADER_ERROR
     if single and results[0].error_student:

@@ -10,18 +10,29 @@ import pytest
 from autograder import samples
 from autograder.cli import main, results_paths
 
-TEST_KEYS = {"name", "number", "score", "max_score", "status", "output", "visibility"}
+TEST_KEYS = {"name", "number", "score", "max_score", "status", "output", "visibility", "tags"}
 
 
 def check_gradescope_schema(data: dict) -> None:
+    """results.json as Gradescope's autograder specification has it (and as run_autograder's fallback writes it)."""
+    visibilities = ("visible", "hidden", "after_due_date", "after_published")
+    formats = ("text", "html", "simple_format", "md", "ansi")
+    assert {"score", "max_score", "output", "visibility", "stdout_visibility", "tests"} <= set(data)
+    assert set(data) <= {"score", "max_score", "execution_time", "output", "output_format", "test_output_format",
+                         "visibility", "stdout_visibility", "extra_data", "tests"}
     assert isinstance(data["score"], float) and isinstance(data["max_score"], float)
-    assert data["visibility"] in ("visible", "hidden", "after_due_date", "after_published")
+    assert data["visibility"] in visibilities and data["stdout_visibility"] == "hidden"
     assert isinstance(data["output"], str)
+    assert data.get("output_format", "text") in formats and data.get("test_output_format", "text") in formats
+    if "execution_time" in data:
+        assert isinstance(data["execution_time"], int) and data["execution_time"] >= 0
+    assert isinstance(data.get("extra_data", {}), dict)
     for test in data["tests"]:
         assert set(test) == TEST_KEYS
         assert test["status"] in ("passed", "failed")
         assert 0 <= test["score"] <= test["max_score"]
-        assert test["visibility"] in ("visible", "hidden", "after_due_date", "after_published")
+        assert test["visibility"] in visibilities
+        assert test["tags"] and all(isinstance(tag, str) for tag in test["tags"])
     assert abs(sum(t["score"] for t in data["tests"]) - data["score"]) < 0.05
 
 

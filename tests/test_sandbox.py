@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -186,3 +187,16 @@ def test_without_namespaces_an_unreachable_python_is_a_clear_grader_error(withou
     assert describe_defences()["unprivileged user"] and not describe_defences()["no network (network namespace)"]
     with pytest.raises(SandboxError, match="cannot reach Python at .* not searchable by others"):
         StudentSession(Program([Cell("entrega.py", PROBES)], module_name="entrega"), Limits()).call("whoami")
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not _python_hidden_from_others(),
+                    reason="needs root and a Python installation other users cannot reach (as on this machine)")
+def test_a_sandbox_that_cannot_start_is_a_grader_error_not_a_zero(tmp_path, bpe_bytes):
+    from autograder import samples
+
+    notebook = samples.build_notebook(bpe_bytes, samples.correct("bpe_bytes"), tmp_path / "bpe_bytes.ipynb")
+    env = {**os.environ, "AUTOGRADER_NAMESPACES": "off"}
+    done = subprocess.run([sys.executable, "-m", "autograder", "grade", "bpe_bytes", str(notebook),
+                           "--results", str(tmp_path / "r.json")], env=env, capture_output=True, text=True)
+    assert done.returncode == 3, done.stderr
+    assert "GRADER ERROR" in done.stderr and "cannot reach Python" in done.stderr

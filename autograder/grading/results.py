@@ -68,6 +68,14 @@ class GradeResult:
     def final_score(self) -> float:
         return round(max(0.0, self.score - self.late_penalty), 4)
 
+    def lost_to_grader(self) -> bool:
+        """The whole submission was lost to a grader fault (batch.grader_failure), not to the student."""
+        return self.error_instructor.startswith("grader error")
+
+    def grader_failed(self) -> bool:
+        """The grader, not the student, failed somewhere: the whole submission or one test."""
+        return self.lost_to_grader() or any(t.outcome == "grader_error" for t in self.tests)
+
     def incidents(self) -> list[str]:
         """English lines for the instructor: time-outs, crashes and objects the sandbox refused.
 

@@ -1,4 +1,11 @@
-"""GradeResult -> Gradescope's results.json (score, tests[] with name/score/status/output/visibility)."""
+"""GradeResult -> Gradescope's results.json (score, tests[] with name/score/status/output/visibility).
+
+Only keys of Gradescope's autograder specification are written: the score, the overall output
+(plain text, in Spanish), per-test results with each test's visibility from course.yml and the
+graded function as its tag, and stdout hidden from students (it is the instructor's log).
+`execution_time` is added when the file is written, so that `to_gradescope` stays a pure
+function of what was graded: grading twice gives the same dict.
+"""
 
 from __future__ import annotations
 
@@ -37,6 +44,8 @@ def to_gradescope(result: GradeResult) -> dict:
         "score": round(result.score, 2),
         "max_score": round(result.max_score, 2),
         "output": overall_output(result),
+        "output_format": "text",  # whitespace kept, nothing interpreted: hints quote code
+        "test_output_format": "text",
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": [
@@ -48,15 +57,22 @@ def to_gradescope(result: GradeResult) -> dict:
                 "status": "passed" if test.passed else "failed",
                 "output": test_output(test),
                 "visibility": test.visibility,
+                "tags": [test.function],
             }
             for index, test in enumerate(result.tests, start=1)
         ],
     }
 
 
+def results_document(result: GradeResult) -> dict:
+    """What results.json holds: `to_gradescope` plus the grading time in whole seconds."""
+    data = to_gradescope(result)
+    return {"score": data.pop("score"), "execution_time": max(0, round(result.duration_seconds)), **data}
+
+
 def write_results(result: GradeResult, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     # Written whole then renamed: an interrupted run never leaves half a results file.
     partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(to_gradescope(result), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    partial.write_text(json.dumps(results_document(result), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     partial.replace(path)

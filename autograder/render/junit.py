@@ -33,16 +33,11 @@ def xml_text(text: str) -> str:
     return _NOT_XML.sub("", text)
 
 
-def _grader_failed(result: GradeResult) -> bool:
-    """The whole submission was lost to a grader fault (batch.grader_failure), not to the student."""
-    return result.error_instructor.startswith("grader error")
-
-
 def _verdict(result: GradeResult, test: TestResult) -> str:
     """"passed", "failure" or "error" for one test case."""
     if test.passed:
         return "passed"
-    if test.outcome == "grader_error" or _grader_failed(result):
+    if test.outcome == "grader_error" or result.lost_to_grader():
         return "error"
     return "failure"
 

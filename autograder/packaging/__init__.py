@@ -1,0 +1,1 @@
+"""Packaging the grader for other platforms: Gradescope, CI templates."""
