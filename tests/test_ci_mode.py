@@ -13,6 +13,7 @@ import dataclasses
 import html
 import io
 import json
+import shutil
 import xml.etree.ElementTree as ET
 from contextlib import redirect_stderr, redirect_stdout
 from html.parser import HTMLParser
@@ -32,6 +33,8 @@ from autograder.render.junit import junit_xml
 from autograder.render.markdown import GITHUB_SUMMARY_LIMIT, append_job_summary, job_summary
 
 from conftest import CI_VARIABLES
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
 from leaks import hidden_inputs, hidden_suite_secrets, leaked_inputs, published_text
 from test_classroom import buggy, hand_in
 from test_cli import check_gradescope_schema
@@ -98,6 +101,12 @@ def github_run(tmp_path_factory, fast_bpe_bytes):
     (folder / "summary.md").write_text("## Paso anterior\n\nSalida de otro paso.\n", encoding="utf-8")
     run = run_cli(["grade", "bpe_bytes", str(notebook), "--results", str(folder / "results.json")],
                   {"GITHUB_ACTIONS": "true", "CI": "true", "GITHUB_STEP_SUMMARY": str(folder / "summary.md")})
+    # Kept after the run: what a GitHub job shows for this submission, for a human to look at.
+    artifacts = ARTIFACTS / "ci-github"
+    artifacts.mkdir(parents=True, exist_ok=True)
+    for name in ("summary.md", "junit.xml", "results.json"):
+        shutil.copyfile(folder / name, artifacts / name)
+    (artifacts / "log.txt").write_text(run.out, encoding="utf-8")
     return run, folder
 
 

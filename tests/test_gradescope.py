@@ -39,6 +39,7 @@ from autograder.packaging.gradescope import PACKAGE_DIR, PackagingError, build_a
 
 from test_cli import check_gradescope_schema
 
+ARTIFACTS = Path(__file__).parent / "artifacts"
 ASSIGNMENT = "bpe_bytes"
 HIDDEN_TEST = "test_merge_keeps_the_tail"  # the one test course.yml hides in the variant below
 VISIBILITY = (("default", "visible"), ("property", "after_due_date"), (HIDDEN_TEST, "hidden"))
@@ -314,6 +315,9 @@ def test_a_buggy_notebook_loses_exactly_its_hidden_test(gradescope, variant, exp
     (test, _), = failed
     assert test["visibility"] == "hidden" and test["tags"] == ["merge"] and "Pista:" in test["output"]
     assert data["score"] == pytest.approx(100 - test["max_score"], abs=0.02)
+    ARTIFACTS.mkdir(exist_ok=True)  # what Gradescope receives for this submission, kept for a look
+    (ARTIFACTS / "gradescope-buggy-results.json").write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n",
+                                                             encoding="utf-8")
 
 
 def test_the_released_stub_scores_0(gradescope, variant, expected_tests, tmp_path):
