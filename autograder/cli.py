@@ -1,7 +1,8 @@
 """The `autograder` command (instructor- and CI-facing, in English).
 
     autograder release ASSIGNMENT | --all        student versions through nbgrader
-    autograder release ... --ci github|gitlab    ... plus a CI workflow that grades each student's pushes
+    autograder release ... --ci github|gitlab    ... plus CI templates: checks for students' repositories,
+                                                 a grading workflow for the staff repository (docs/ci.md)
     autograder grade ASSIGNMENT                  the whole class: nbgrader's submitted/ tree -> gradebook
     autograder grade ASSIGNMENT --lms DOWNLOAD   import an LMS folder or zip into submitted/, then as above
     autograder grade ASSIGNMENT SUBMISSION...    grade notebooks, .py modules or folders -> results.json
@@ -52,7 +53,8 @@ def _parser() -> argparse.ArgumentParser:
     release.add_argument("--all", action="store_true", help="release every assignment in course.yml")
     release.add_argument("--course-dir", type=Path, help="nbgrader course directory (default: from course.yml)")
     release.add_argument("--ci", choices=("github", "gitlab"),
-                         help="also write a CI workflow template that grades students' pushes")
+                         help="also write CI templates: feedback checks for students' repositories and a "
+                              "grading workflow for the staff repository (docs/ci.md)")
 
     grade = commands.add_parser("grade", help="grade submissions against the hidden suite")
     grade.add_argument("assignment")

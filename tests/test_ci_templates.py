@@ -1,0 +1,379 @@
+"""The CI templates of `autograder release --ci github|gitlab`, proven by running them (docs/ci.md).
+
+Each workflow runs step by step in a clean workspace with tests/workflows.py, with the
+environment variables the CI service sets, and the files it leaves are checked:
+- the student workflow, for every assignment, on the reference notebook (everything passes)
+  and on the untouched release (every visible check and public property fails);
+- the staff workflow, against local bare git repositories served by file:// URLs: a correct
+  student, a buggy one, an untouched starter repository, and a student with no repository.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import importlib.metadata
+import json
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder import samples
+from autograder.cli import main
+from autograder.course import PROJECT_ROOT, load_course
+from autograder.notebook.lesson import solution_functions
+from autograder.packaging.ci_templates import (PROVIDERS, TEMPLATES, check_cells, imported_modules,
+                                               write_ci_templates)
+from workflows import make_python, run_github_job, run_gitlab_job
+
+ASSIGNMENTS = list(load_course().assignments)
+TOKEN = "tokenDePrueba4321"
+STUDENT_FILES = {"comprobaciones/LEEME.md", "comprobaciones/cargar.py", "comprobaciones/conftest.py",
+                 "comprobaciones/pytest.ini", "comprobaciones/resumen.py", "comprobaciones/requirements.txt",
+                 "comprobaciones/test_propiedades.py", "comprobaciones/test_visibles.py"}
+GIT = ["git", "-c", "user.name=Estudiante", "-c", "user.email=estudiante@example.org", "-c", "init.defaultBranch=main"]
+GIT_ENV = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+
+
+@pytest.fixture(scope="module")
+def course_dir(tmp_path_factory):
+    """Every assignment released once with `--ci github` (through the CLI), plus the GitLab templates."""
+    folder = tmp_path_factory.mktemp("course")
+    assert main(["release", "--all", "--course-dir", str(folder), "--ci", "github"]) == 0
+    course = load_course()
+    for assignment in course.assignments.values():
+        write_ci_templates(course, assignment, folder / "release" / assignment.id, "gitlab", folder)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def python_bin(tmp_path_factory):
+    """What actions/setup-python and the python image give: a fresh interpreter (tests/workflows.py)."""
+    return make_python(tmp_path_factory.mktemp("setup-python") / "venv")
+
+
+def release_files(release_dir: Path) -> dict[str, str]:
+    return {p.relative_to(release_dir).as_posix(): p.read_text(encoding="utf-8")
+            for p in sorted(release_dir.rglob("*")) if p.is_file()}
+
+
+def property_tests(assignment_id: str) -> list[str]:
+    tree = ast.parse((TEMPLATES / "propiedades" / f"{assignment_id}.py").read_text(encoding="utf-8"))
+    return [node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")]
+
+
+def junit_cases(path: Path) -> dict[str, str]:
+    """Test name -> "" when it passed, else the failure message."""
+    out = {}
+    for case in ET.parse(path).getroot().iter("testcase"):
+        problem = next((case.find(tag) for tag in ("failure", "error") if case.find(tag) is not None), None)
+        out[case.get("name")] = "" if problem is None else problem.get("message", "") or "failed"
+    return out
+
+
+# --- what is written, and what is not ------------------------------------------------------
+
+def test_an_unknown_provider_is_refused(course, bpe_bytes, tmp_path):
+    with pytest.raises(ValueError, match="unknown CI provider 'jenkins'; choose one of: github, gitlab"):
+        write_ci_templates(course, bpe_bytes, tmp_path, "jenkins", tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_each_provider_writes_a_student_workflow_and_a_staff_workflow(course_dir, course, bpe_bytes, provider,
+                                                                      tmp_path):
+    release = tmp_path / "release"
+    shutil.copytree(course_dir / "release" / "bpe_bytes", release,
+                    ignore=shutil.ignore_patterns(".github", ".gitlab-ci.yml", "comprobaciones"))
+    written = write_ci_templates(course, bpe_bytes, release, provider, tmp_path / "course")
+    student = {"github": ".github/workflows/comprobar.yml", "gitlab": ".gitlab-ci.yml"}[provider]
+    staff = {"github": "ci/github/calificar-bpe_bytes.yml", "gitlab": "ci/gitlab/calificar-bpe_bytes.gitlab-ci.yml"}
+    assert set(release_files(release)) == STUDENT_FILES | {student, "bpe_bytes.ipynb", "bpe_bytes.py"}
+    assert sorted(written) == sorted([release / name for name in STUDENT_FILES | {student}]
+                                     + [tmp_path / "course" / staff[provider]])
+    assert "STUDENT_REPOS_TOKEN" in (tmp_path / "course" / staff[provider]).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_nothing_secret_reaches_the_release(course_dir, course, assignment_id):
+    """No line of any reference solution or hidden suite is in what a student's repository gets."""
+    files = release_files(course_dir / "release" / assignment_id)
+    assert STUDENT_FILES | {".github/workflows/comprobar.yml", ".gitlab-ci.yml"} <= set(files)
+    text = "\n".join(files.values())
+    lessons = "\n".join(a.lesson_path.read_text(encoding="utf-8") for a in course.assignments.values())
+    for other in course.assignments.values():
+        functions = solution_functions(other.solution_path.read_text(encoding="utf-8"))
+        code = {line.strip() for f in functions.values() for line in f.body.splitlines()
+                if len(line.strip()) > 12 and not line.strip().startswith("#")}
+        assert len(code) >= 2 * len(functions)
+        assert {line for line in code if line in text and line not in lessons} == set(), other.id
+        hidden = other.hidden_suite_path.read_text(encoding="utf-8")
+        secret = [line.strip() for line in hidden.splitlines() if "student." in line and len(line.strip()) > 25]
+        assert len(secret) >= 10
+        assert [line for line in secret if line in text] == [], other.id
+    for word in ("BEGIN SOLUTION", "END SOLUTION", "test_hidden", "DEPENDS_ON", "solutions/"):
+        assert word not in text
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_visible_checks_are_the_released_notebooks_cells(course_dir, course, assignment_id):
+    release = course_dir / "release" / assignment_id
+    notebook = nbformat.read(release / f"{course.assignment(assignment_id).notebook}.ipynb", as_version=4)
+    cells = check_cells(notebook)
+    assert [function for function, _ in cells] == list(course.assignment(assignment_id).points)
+    module = ast.parse((release / "comprobaciones" / "test_visibles.py").read_text(encoding="utf-8"))
+    constants = {node.targets[0].id: ast.literal_eval(node.value) for node in module.body
+                 if isinstance(node, ast.Assign)}
+    assert constants == {f"CELDA_{function.upper()}": source for function, source in cells}
+    tests = [node.name for node in module.body if isinstance(node, ast.FunctionDef)]
+    assert tests == ["test_tu_entrega_se_ejecuta_sin_errores"] + [f"test_comprobaciones_de_{f}" for f, _ in cells]
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_requirements_cover_every_import(course_dir, course, assignment_id):
+    """What the notebook and the checks import is installed by the student workflow."""
+    release = course_dir / "release" / assignment_id
+    wanted = {line.split(">=")[0].lower() for line in
+              (release / "comprobaciones" / "requirements.txt").read_text(encoding="utf-8").split()}
+    notebook = nbformat.read(release / f"{course.assignment(assignment_id).notebook}.ipynb", as_version=4)
+    sources = [c.source for c in notebook.cells if c.cell_type == "code"]
+    sources += [p.read_text(encoding="utf-8") for p in (release / "comprobaciones").glob("*.py")]
+    modules = set().union(*map(imported_modules, sources)) - set(sys.stdlib_module_names) - {"cargar"}
+    distributions = importlib.metadata.packages_distributions()
+    for module in modules:
+        assert {d.lower() for d in distributions[module]} & wanted, f"{module} is not in requirements.txt"
+
+
+# --- the student workflow ------------------------------------------------------------------
+
+def student_checkout(release: Path, notebook: Path | None = None, module: Path | None = None):
+    """The student's repository: the starter files, with their own work where given."""
+    def checkout(workspace: Path) -> None:
+        shutil.copytree(release, workspace, dirs_exist_ok=True)
+        if notebook:
+            shutil.copy2(notebook, workspace / notebook.name)
+        if module:
+            (workspace / f"{module.stem}.ipynb").unlink()
+            shutil.copy2(module, workspace / module.name)
+    return checkout
+
+
+def check_student_run(run, assignment, kind: str) -> None:
+    functions = list(assignment.points)
+    cases = junit_cases(run.workspace / "junit.xml")
+    expected = (["test_tu_entrega_se_ejecuta_sin_errores"] + [f"test_comprobaciones_de_{f}" for f in functions]
+                + property_tests(assignment.id))
+    assert sorted(cases) == sorted(expected)
+    tests_step = run.step("Comprobaciones visibles y propiedades públicas")
+    assert run.step("Resumen").ran and run.step("Resumen").returncode == 0  # if: always()
+    assert run.artifacts[f"comprobaciones-{assignment.id}"] == [run.workspace / "junit.xml"]
+    assert run.summary.startswith(f"### {'✅' if kind == 'reference' else '❌'} Comprobaciones de «{assignment.title}»")
+    assert f"Se comprobó `{assignment.notebook}.ipynb`." in run.summary and "**no son tu nota**" in run.summary
+    if kind == "reference":
+        assert run.succeeded and tests_step.returncode == 0, run.log()
+        assert set(cases.values()) == {""}
+        assert f"{len(expected)} de {len(expected)} superadas" in run.summary
+    else:
+        assert not run.succeeded and tests_step.returncode == 1
+        assert [name for name, message in cases.items() if not message] == ["test_tu_entrega_se_ejecuta_sin_errores"]
+        assert all("todavía no está implementada" in message for message in cases.values() if message), cases
+        assert f"1 de {len(expected)} superadas" in run.summary
+        assert run.summary.count("❌ |") == len(expected) - 1
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_student_workflow_on_github(course_dir, course, python_bin, tmp_path, assignment_id):
+    """Every test passes on the reference notebook; every visible check and property fails on the release."""
+    assignment = course.assignment(assignment_id)
+    release = course_dir / "release" / assignment_id
+    workflow = release / ".github" / "workflows" / "comprobar.yml"
+    reference = samples.build_notebook(assignment, samples.correct(assignment_id),
+                                       tmp_path / "trabajo" / f"{assignment.notebook}.ipynb")
+    for kind, notebook in (("reference", reference), ("release", None)):
+        run = run_github_job(workflow, "comprobar", tmp_path / kind, checkout=student_checkout(release, notebook),
+                             python_bin=python_bin, python_version="3.11")
+        check_student_run(run, assignment, kind)
+        assert [s.name for s in run.steps if not s.ran] == []
+        assert "Requirement already satisfied: pytest" in run.step("Instalar dependencias").output
+
+
+def test_student_workflow_on_gitlab(course_dir, course, bpe_bytes, python_bin, tmp_path):
+    release = course_dir / "release" / "bpe_bytes"
+    reference = samples.build_notebook(bpe_bytes, samples.correct("bpe_bytes"), tmp_path / "trabajo" / "bpe_bytes.ipynb")
+    for kind, notebook in (("reference", reference), ("release", None)):
+        run = run_gitlab_job(release / ".gitlab-ci.yml", "comprobar", tmp_path / kind,
+                             checkout=student_checkout(release, notebook), python_bin=python_bin)
+        assert run.succeeded == (kind == "reference"), run.log()
+        assert run.artifacts == {"paths": [run.workspace / "junit.xml"], "reports": [run.workspace / "junit.xml"]}
+        after = run.step("after_script")
+        assert after.returncode == 0 and "Comprobaciones de «BPE a nivel de bytes» (bpe_bytes)" in after.output
+        cases = junit_cases(run.workspace / "junit.xml")
+        assert sum(bool(m) for m in cases.values()) == (0 if kind == "reference" else len(cases) - 1)
+
+
+def run_checks(workspace: Path) -> dict[str, str]:
+    """`python -m pytest comprobaciones` as a student runs it at home; the JUnit results."""
+    subprocess.run([sys.executable, "-m", "pytest", "comprobaciones", "-q", "--junitxml=junit.xml"],
+                   cwd=workspace, capture_output=True, text=True, timeout=300)
+    return junit_cases(workspace / "junit.xml")
+
+
+def test_checks_read_the_module_when_the_notebook_is_gone(course_dir, bpe_bytes, tmp_path):
+    module = samples.build_module(bpe_bytes, samples.correct("bpe_bytes"), tmp_path / "trabajo" / "bpe_bytes.py")
+    student_checkout(course_dir / "release" / "bpe_bytes", module=module)(tmp_path / "repo")
+    cases = run_checks(tmp_path / "repo")
+    assert len(cases) == 1 + 7 + len(property_tests("bpe_bytes")) and set(cases.values()) == {""}
+    assert 'value="bpe_bytes.py"' in (tmp_path / "repo" / "junit.xml").read_text(encoding="utf-8")
+
+
+def test_checks_skip_magics_report_failing_cells_and_catch_a_bug(course_dir, bpe_bytes, tmp_path):
+    """IPython lines are skipped, a failing cell is reported and the rest still runs, and a buggy
+    `merge` fails its visible checks and its public property."""
+    buggy = next(s for s in samples.catalogue("bpe_bytes", "buggy") if s.name == "merge_drops_tail")
+    sample = samples.Sample("magias", "buggy", "", replace=buggy.replace,
+                            cells=("%timeit get_stats([1, 2])\n!pip install nada\nx = 1", "1 / 0"))
+    notebook = samples.build_notebook(bpe_bytes, sample, tmp_path / "trabajo" / "bpe_bytes.ipynb")
+    student_checkout(course_dir / "release" / "bpe_bytes", notebook)(tmp_path / "repo")
+    cases = run_checks(tmp_path / "repo")
+    failed = {name for name, message in cases.items() if message}
+    assert {"test_tu_entrega_se_ejecuta_sin_errores", "test_comprobaciones_de_merge",
+            "test_merge_nunca_alarga_la_lista"} <= failed
+    assert not failed & {"test_comprobaciones_de_get_stats", "test_get_stats_cuenta_cada_par_de_vecinos",
+                         "test_comprobaciones_de_build_vocab", "test_comprobaciones_de_compression_ratio"}
+    message = cases["test_tu_entrega_se_ejecuta_sin_errores"]
+    assert "ZeroDivisionError" in message and "celda" in message and "SyntaxError" not in message
+    summary = subprocess.run([sys.executable, "comprobaciones/resumen.py", "junit.xml"], cwd=tmp_path / "repo",
+                             capture_output=True, text=True, check=True).stdout
+    assert f"{len(cases) - len(failed)} de {len(cases)} superadas" in summary
+    assert "| ❌ | Tu entrega se ejecuta sin errores |" in summary
+
+
+# --- the staff workflow --------------------------------------------------------------------
+
+def bare_repository(release: Path, work: Path, bare: Path, notebook: Path | None = None,
+                    symlink: str | None = None) -> None:
+    """A student's repository as GitHub Classroom makes it (the starter files), with their work pushed."""
+    shutil.copytree(release, work)
+    if notebook:
+        shutil.copy2(notebook, work / notebook.name)
+    if symlink:
+        (work / symlink).unlink()
+        (work / symlink).symlink_to(f"../../solutions/{release.name}/test_hidden.py")
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "mi entrega"]):
+        subprocess.run(GIT + command, cwd=work, check=True, env=GIT_ENV, capture_output=True)
+    subprocess.run(GIT + ["clone", "-q", "--bare", str(work), str(bare)], check=True, env=GIT_ENV, capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def class_repositories(course_dir, tmp_path_factory):
+    """Per assignment: ana (reference), beto (a bug, and ID.py a symbolic link to a hidden suite) and carla
+    (the untouched starter) in bare repositories, under a folder named like the token, so a clone only
+    works when {token} is filled in; carla's clone URL is her own roster line; dario has no repository."""
+    base = tmp_path_factory.mktemp("repos")
+    made = {}
+
+    def make(assignment_id: str) -> tuple[Path, str]:
+        if assignment_id not in made:
+            course = load_course()
+            assignment = course.assignment(assignment_id)
+            release = course_dir / "release" / assignment_id
+            work = base / "trabajo" / assignment_id
+            ana = samples.build_notebook(assignment, samples.correct(assignment_id), work / "ana" / "nb" /
+                                         f"{assignment.notebook}.ipynb")
+            beto = samples.build_notebook(assignment, samples.catalogue(assignment_id, "buggy")[0],
+                                          work / "beto" / "nb" / f"{assignment.notebook}.ipynb")
+            bare_repository(release, work / "ana" / "repo", base / TOKEN / f"{assignment_id}-ana.git", ana)
+            bare_repository(release, work / "beto" / "repo", base / TOKEN / f"{assignment_id}-beto.git", beto,
+                            symlink=f"{assignment.notebook}.py")
+            bare_repository(release, work / "carla" / "repo", base / "otros" / f"carla-{assignment_id}.git")
+            roster = (f"# {assignment_id}\nana\nbeto\n\ncarla file://{base}/otros/carla-{assignment_id}.git\n"
+                      f"dario\n")
+            made[assignment_id] = (f"file://{base}/{{token}}/{assignment_id}-{{student}}.git", roster)
+        return made[assignment_id]
+
+    return make
+
+
+def grading_repository(workflow: Path, roster: str, provider: str):
+    """The staff's private repository: the project's course files, grader and hidden suites, and the workflow."""
+    def checkout(workspace: Path) -> None:
+        for name in ("course.yml", "pyproject.toml"):
+            shutil.copy2(PROJECT_ROOT / name, workspace / name)
+        for name in ("assignments", "solutions", "autograder"):
+            shutil.copytree(PROJECT_ROOT / name, workspace / name, ignore=shutil.ignore_patterns("__pycache__"))
+        target = {"github": workspace / ".github" / "workflows" / workflow.name,
+                  "gitlab": workspace / "ci" / "gitlab" / workflow.name}[provider]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(workflow, target)
+        (workspace / "roster.txt").write_text(roster, encoding="utf-8")
+    return checkout
+
+
+def check_staff_run(run, assignment, output: str) -> None:
+    workspace, course = run.workspace, run.workspace / "course"
+    assert run.succeeded, run.log()
+    assert "dario: not fetched" in output and f"/***/{assignment.id}-dario.git" in output
+    assert f"beto: {assignment.notebook}.py is a symbolic link; ignored" in output
+    assert "fetched 3 submission(s) into entregas/; 1 student(s) without one" in output
+    files = {p.relative_to(workspace / "entregas").as_posix() for p in (workspace / "entregas").rglob("*")
+             if p.is_file()}
+    nb, py = f"{assignment.notebook}.ipynb", f"{assignment.notebook}.py"
+    assert files == {f"ana/{nb}", f"ana/{py}", f"beto/{nb}", f"carla/{nb}", f"carla/{py}"}
+    rows = [line.split("\t") for line in (workspace / "commits.tsv").read_text(encoding="utf-8").splitlines()]
+    assert rows[0] == ["student", "commit", "committed_at", "files"]
+    assert [r[0] for r in rows[1:]] == ["ana", "beto", "carla"] and all(len(r[1]) == 40 for r in rows[1:])
+    assert not (workspace / "clones").exists()  # their .git/config held the token
+    for student in ("ana", "beto", "carla"):
+        stored = json.loads((course / "autograded" / student / assignment.id / "autograder.json").read_text())
+        assert stored["result"]["student"] == student and not stored["result"]["error_instructor"]
+        page = (course / "feedback" / student / assignment.id / f"{assignment.notebook}.html").read_text()
+        assert "<html" in page and "Puntuación" in page
+    assert (course / "gradebook.db").is_file() and (course / "reports" / f"{assignment.id}.html").is_file()
+    with open(course / "grades.csv", encoding="utf-8", newline="") as handle:
+        scores = {row["student_id"]: float(row[f"{assignment.id} ({assignment.max_score:g})"])
+                  for row in csv.DictReader(handle)}
+    assert scores["ana"] == assignment.max_score and 0 < scores["beto"] < assignment.max_score
+    assert scores["carla"] == 0 and set(scores) == {"ana", "beto", "carla"}
+    junit = ET.parse(workspace / "junit.xml").getroot()
+    assert [suite.get("name") for suite in junit.iter("testsuite")] == ["ana", "beto", "carla"]
+    everything = [output] + [p.read_bytes().decode("utf-8", "replace") for p in workspace.rglob("*")
+                             if p.is_file() and p.stat().st_size < 5_000_000]
+    assert not any(TOKEN in text for text in everything), "the token leaked into the log or a file"
+
+
+def test_staff_workflow_on_github(course_dir, course, bpe_bytes, class_repositories, python_bin, tmp_path):
+    url, roster = class_repositories("bpe_bytes")
+    workflow = course_dir / "ci" / "github" / "calificar-bpe_bytes.yml"
+    run = run_github_job(workflow, "grade", tmp_path / "ws", checkout=grading_repository(workflow, roster, "github"),
+                         python_bin=python_bin, python_version="3.11", secrets={"STUDENT_REPOS_TOKEN": TOKEN},
+                         override_env={"REPO_URL_TEMPLATE": url}, timeout=900)
+    assert [s.name for s in run.steps if not s.ran] == []
+    check_staff_run(run, bpe_bytes, run.log())
+    assert "Successfully installed tokens-y-embeddings-autograder" in run.step("Install the grader").output
+    artifact = run.artifacts["grades-bpe_bytes"]
+    assert {p.name for p in artifact} >= {"grades.csv", "gradebook.db", "junit.xml", "commits.tsv",
+                                          "bpe_bytes.html", "bpe_bytes"}
+    for student in ("ana", "beto", "carla"):
+        assert f"| {student} |" in run.summary  # the grader's Markdown job summary, in Spanish
+    assert "## `bpe_bytes`: 3 entregas" in run.summary
+
+
+def test_staff_workflow_on_gitlab(course_dir, course, class_repositories, python_bin, tmp_path):
+    assignment = course.assignment("tokenizacion")
+    url, roster = class_repositories("tokenizacion")
+    ci = course_dir / "ci" / "gitlab" / "calificar-tokenizacion.gitlab-ci.yml"
+    job = dict(checkout=grading_repository(ci, roster, "gitlab"), python_bin=python_bin,
+               override_variables={"REPO_URL_TEMPLATE": url}, timeout=900)
+    assert run_gitlab_job(ci, "calificar-tokenizacion", tmp_path / "push", **job) is None  # not on a push
+    run = run_gitlab_job(ci, "calificar-tokenizacion", tmp_path / "ws", pipeline_source="web",
+                         pipeline_variables={"CALIFICAR": "tokenizacion", "STUDENT_REPOS_TOKEN": TOKEN}, **job)
+    check_staff_run(run, assignment, run.log())
+    assert {p.name for p in run.artifacts["reports"]} == {"junit.xml"}
+    assert {p.name for p in run.artifacts["paths"]} >= {"grades.csv", "gradebook.db", "commits.tsv",
+                                                        "tokenizacion.html", "tokenizacion"}
