@@ -93,8 +93,15 @@ def describe_defences() -> dict[str, bool]:
         "no network (network namespace)": mode is not None,
         "nothing but Python visible: hidden suites, solutions, other submissions (mount namespace)": mode is not None,
         "whole process tree killed (PID namespace)": mode is not None,
-        "unprivileged user": os.geteuid() == 0,
+        "unprivileged user": _drops_privileges(mode),
     }
+
+
+def _drops_privileges(mode: str | None) -> bool:
+    """Root drops to a uid of its own, with or without namespaces (a container without unshare
+    still gets an unprivileged worker that cannot read root-only files). In a user namespace the
+    worker is already an ordinary user outside it, and no other uid is mapped inside."""
+    return os.geteuid() == 0 and mode != "user"
 
 
 def _worker_uid() -> int:
@@ -144,9 +151,7 @@ class Worker:
         config = {"root": self.workdir, "mount_namespace": mode is not None, "uid": None,
                   "visible": visible_paths() if mode is not None else []}
         processes = limits.processes
-        if os.geteuid() == 0:
-            # Root drops to a uid of its own, with or without namespaces (a container without
-            # unshare still gets an unprivileged worker that cannot read root-only files).
+        if _drops_privileges(mode):
             config["uid"] = _worker_uid()
         else:
             processes += _count_own_processes()  # the limit counts every process of this uid
