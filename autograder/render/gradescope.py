@@ -10,6 +10,7 @@ function of what was graded: grading twice gives the same dict.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from autograder.grading.results import GradeResult
@@ -65,9 +66,10 @@ def to_gradescope(result: GradeResult) -> dict:
 
 
 def results_document(result: GradeResult) -> dict:
-    """What results.json holds: `to_gradescope` plus the grading time in whole seconds."""
+    """What results.json holds: `to_gradescope` plus the grading time in whole seconds, rounded up
+    (a submission graded in 0.4 s took some time, not none)."""
     data = to_gradescope(result)
-    return {"score": data.pop("score"), "execution_time": max(0, round(result.duration_seconds)), **data}
+    return {"score": data.pop("score"), "execution_time": math.ceil(max(0.0, result.duration_seconds)), **data}
 
 
 def write_results(result: GradeResult, path: Path) -> None:
