@@ -16,7 +16,8 @@ Each side grades one submission untimed first (nbgrader: a ``warmup`` student; t
 timed phases ``grade_batch`` runs its own ``self_check`` again and that time is counted.
 Per phase: wall time, CPU (getrusage self + children), peak memory of the process tree (RSS
 and PSS, from a sampler *process*, since grade_batch forks) and the load the rest of the
-machine added. See bench/README.md for the method and the measured figures.
+machine added (helpers shared with bench_batch.py, in bench/measure.py). See bench/README.md
+for the method and the measured figures.
 """
 
 from __future__ import annotations
@@ -25,148 +26,18 @@ import argparse
 import datetime
 import json
 import os
-import platform
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from measure import ROOT, MemorySampler, cpu_seconds, machine, measure, parallel_probe, sources_digest
+
 ASSIGNMENT = "bpe_bytes"
 TIMESTAMP = "2026-11-30 10:00:00.000000 UTC"
-SAMPLE_PERIOD = 0.1
 TARGET = 10
 SUITES = ("visible", "hidden")
-
-
-# --------------------------------------------------------------------------- measuring
-
-def _sampler_main(pid: int) -> None:
-    """Own process: sample the tree under `pid`; on each line read from stdin, print the peaks since the last."""
-    import select
-
-    import psutil
-
-    me, root = os.getpid(), psutil.Process(pid)
-    fresh = dict.fromkeys(("rss", "pss", "largest", "processes", "samples"), 0)
-    peaks = dict(fresh)
-    while True:
-        if select.select([sys.stdin], [], [], SAMPLE_PERIOD)[0]:
-            if not sys.stdin.readline():
-                return
-            print(json.dumps(peaks), flush=True)
-            peaks = dict(fresh)
-        try:
-            tree = [p for p in [root, *root.children(recursive=True)] if p.pid != me]
-        except psutil.NoSuchProcess:
-            return
-        infos = []
-        for process in tree:
-            try:
-                infos.append(process.memory_full_info())  # smaps_rollup: rss and pss in one read
-            except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
-                pass
-        if infos:
-            peaks["rss"] = max(peaks["rss"], sum(i.rss for i in infos))
-            peaks["pss"] = max(peaks["pss"], sum(i.pss for i in infos))
-            peaks["largest"] = max(peaks["largest"], max(i.rss for i in infos))
-            peaks["processes"] = max(peaks["processes"], len(infos))
-            peaks["samples"] += 1
-
-
-class MemorySampler:
-    def __init__(self):
-        self.process = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--_sampler", str(os.getpid())],
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def mark(self) -> dict:
-        """Peaks since the previous mark, in MiB."""
-        self.process.stdin.write("mark\n")
-        self.process.stdin.flush()
-        raw = json.loads(self.process.stdout.readline())
-        mib = lambda key: round(raw[key] / 2**20, 1)  # noqa: E731
-        return {"peak_tree_rss_mb": mib("rss"), "peak_tree_pss_mb": mib("pss"),
-                "peak_largest_process_rss_mb": mib("largest"), "max_processes_in_tree": raw["processes"],
-                "samples": raw["samples"]}
-
-    def cpu_seconds(self) -> float:
-        import psutil
-
-        return sum(psutil.Process(self.process.pid).cpu_times()[:2])
-
-    def close(self) -> None:
-        self.process.stdin.close()
-        self.process.wait(10)
-
-
-def cpu_seconds() -> float:
-    """User + system CPU of this process and of every descendant reaped so far."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
-
-
-def machine_busy_seconds() -> float:
-    """Busy CPU seconds of the whole machine so far (all processes, all cores), from /proc/stat."""
-    user, nice, system, _idle, _iowait, irq, softirq = (
-        int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8])
-    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
-
-
-def measure(sampler: MemorySampler, n: int, run) -> dict:
-    """Run one phase; return what it returned plus wall time, CPU, peak memory and the machine's other load."""
-    sampler.mark()
-    cpu, busy, sampling, started = cpu_seconds(), machine_busy_seconds(), sampler.cpu_seconds(), time.perf_counter()
-    outcome = run()
-    seconds = time.perf_counter() - started
-    cpu, sampling = cpu_seconds() - cpu, sampler.cpu_seconds() - sampling
-    other = max(0.0, machine_busy_seconds() - busy - cpu - sampling) / seconds
-    return outcome | {"seconds": round(seconds, 2), "submissions_per_minute": round(60 * n / seconds, 2),
-                      "wall_seconds_per_submission": round(seconds / n, 3),
-                      "cpu_seconds_per_submission": round(cpu / n, 3), "memory": sampler.mark(),
-                      "other_load_cores": round(other, 2), "sampler_cores": round(sampling / seconds, 3)}
-
-
-def _burn(_=None) -> float:
-    started = time.perf_counter()
-    total = 0
-    for i in range(8_000_000):
-        total += i
-    return time.perf_counter() - started
-
-
-def parallel_probe(jobs: int) -> dict:
-    """How many cores the run really got: a pure-Python loop alone, then `jobs` copies at once."""
-    import multiprocessing
-
-    alone, started = _burn(), time.perf_counter()
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        pool.map(_burn, range(jobs))
-    together = time.perf_counter() - started
-    return {"one_loop_seconds": round(alone, 3), "parallel_loops_seconds": round(together, 3),
-            "effective_cores": round(jobs * alone / together, 2)}
-
-
-def machine() -> dict:
-    import nbgrader
-
-    models = [line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-              if line.startswith("model name")]
-    return {"cores": os.cpu_count(), "cpu": models[0] if models else "", "platform": platform.platform(),
-            "python": platform.python_version(), "nbgrader": nbgrader.__version__,
-            "load_average_at_start": [round(x, 2) for x in os.getloadavg()]}
-
-
-def sources_digest() -> str:
-    """Identifies the graded code (the grader, the suites, the solutions, the samples) without git."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    for path in sorted(p for folder in ("autograder", "assignments", "solutions") for p in (ROOT / folder).rglob("*.py")):
-        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 # --------------------------------------------------------------------------- setup
@@ -412,11 +283,7 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="grading processes for the jobs=J phases (default 2)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results.json")
     parser.add_argument("--keep", type=Path, help="use this (new) folder as the course directory and keep it")
-    parser.add_argument("--_sampler", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args._sampler:
-        _sampler_main(args._sampler)
-        return 0
     if args.n < 4 or args.jobs < 2:
         parser.error("--n must be at least 4 (grade_batch's self_check) and --jobs at least 2")
 

@@ -58,11 +58,15 @@ def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None
         gradebook.register_due_date(book, assignment)
 
         def record(submission: Submission, result: GradeResult, submission_sha: str) -> GradeResult:
+            before = dataclasses.asdict(result)
             result.student = submission.student
             result.submission = str(submission.folder.relative_to(course_dir))
             result.submitted_at = submission.timestamp.isoformat() if submission.timestamp else ""
             gradebook.record(book, assignment, result, submission.timestamp, (names or {}).get(submission.student, ""))
             destination = course_dir / "autograded" / submission.student / assignment.id
+            notebook = destination / f"{assignment.notebook}.ipynb"
+            if dataclasses.asdict(result) == before and notebook.is_file():
+                return result  # reused and unchanged (same lateness too): nothing to write again
             state.store(destination / state.STATE_FILE, result, submission_sha, suite_sha)
             try:
                 autograded.write_autograded(submission.folder, destination, assignment, result, release)
