@@ -309,9 +309,10 @@ def exit_code(results, args, single: bool) -> int:
     return EXIT_OK
 
 
-def cmd_feedback(course, args) -> int:
+def stored_class(course, args):
+    """(assignment, course directory, stored results) for `feedback` and `report`; results are
+    empty, with the reason on stderr, when nothing was graded yet."""
     from autograder.classroom.pipeline import stored_results
-    from autograder.render.feedback_html import feedback_page
 
     assignment = course.assignment(args.assignment)
     course_dir = (args.course_dir or course.course_dir).resolve()
@@ -319,6 +320,14 @@ def cmd_feedback(course, args) -> int:
     if not results:
         print(f"error: nothing graded yet for {assignment.id} in {course_dir}; run `autograder grade "
               f"{assignment.id}` first", file=sys.stderr)
+    return assignment, course_dir, results
+
+
+def cmd_feedback(course, args) -> int:
+    from autograder.render.feedback_html import feedback_page
+
+    assignment, course_dir, results = stored_class(course, args)
+    if not results:
         return EXIT_USAGE
     for result in results:
         # nbgrader's layout, so that `nbgrader release_feedback` hands these pages out.
@@ -329,14 +338,10 @@ def cmd_feedback(course, args) -> int:
 
 
 def cmd_report(course, args) -> int:
-    from autograder.classroom.pipeline import stored_results
     from autograder.render.report_html import report_page
 
-    assignment = course.assignment(args.assignment)
-    course_dir = (args.course_dir or course.course_dir).resolve()
-    results = stored_results(course_dir, assignment)
+    assignment, course_dir, results = stored_class(course, args)
     if not results:
-        print(f"error: nothing graded yet for {assignment.id} in {course_dir}", file=sys.stderr)
         return EXIT_USAGE
     path = args.output or course_dir / "reports" / f"{assignment.id}.html"
     write_text(path, report_page(results, assignment, course.title))
