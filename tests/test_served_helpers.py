@@ -1,0 +1,151 @@
+"""Served helpers never cost a correct student anything, whatever containers they use.
+
+While `train_bpe` is graded, the student's `get_stats` and `merge` are the reference's,
+called across the sandbox. A correct `train_bpe` that keeps its working sequence in a
+deque, an array, a bytearray, a memoryview, a tuple or a numpy array, or counts into a
+Counter, must score exactly what it scores with its own helpers: full marks.
+"""
+
+from __future__ import annotations
+
+import array
+import collections
+import dataclasses
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from autograder import samples
+from autograder.grading.batch import grade_batch
+from autograder.sandbox import codec
+from autograder.sandbox.served import as_plain, restore_into
+
+START = '    ids = list(text.encode("utf-8"))\n    merges = {}'
+WORKING_SEQUENCES = {
+    "deque": "collections.deque(text.encode('utf-8'))",
+    "array": "array.array('q', list(text.encode('utf-8')))",
+    "bytearray": "bytearray(text.encode('utf-8'))",
+    "memoryview": "memoryview(text.encode('utf-8'))",
+    "tuple": "tuple(text.encode('utf-8'))",
+    "numpy": "numpy.frombuffer(text.encode('utf-8'), dtype=numpy.uint8).astype(numpy.int64)",
+    "generator": "(b for b in text.encode('utf-8'))",
+}
+IMPORTS = "import array, collections, numpy\n"
+
+
+def train_bpe_with(container: str, counter: bool = False) -> str:
+    """The reference `train_bpe` with its working sequence in another container."""
+    reference = samples.reference_functions("bpe_bytes")["train_bpe"]
+    source = f"{reference.header}\n{reference.body}"
+    body = f"    ids = {container}\n    merges = {{}}"
+    if container.startswith("("):  # a generator can be walked once: the helper gets it, then a list
+        body = f"    ids = list({container})\n    merges = {{}}"
+    source = source.replace(START, body)
+    if counter:
+        source = source.replace("stats = get_stats(ids)", "stats = get_stats(ids, collections.Counter())")
+    return source
+
+
+def own_conventions() -> dict:
+    """A correct student whose `merge` hands back a deque (not the contract's list, so `merge`
+    itself loses its points) and whose `train_bpe` relies on that: graded as written."""
+    return {"get_stats": '''
+def get_stats(ids, counts=None):
+    counts = {} if counts is None else counts
+    ids = list(ids)
+    for pair in zip(ids, ids[1:]):
+        counts[pair] = counts.get(pair, 0) + 1
+    return counts
+'''.strip("\n"), "merge": '''
+def merge(ids, pair, idx):
+    out, ids, i = collections.deque(), list(ids), 0
+    while i < len(ids):
+        if i + 1 < len(ids) and (ids[i], ids[i + 1]) == tuple(pair):
+            out.append(idx)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+'''.strip("\n"), "train_bpe": train_bpe_with("collections.deque(text.encode('utf-8'))").replace(
+        "ids = merge(ids, pair, idx)", "ids = merge(ids, pair, idx)\n        ids.rotate(0)  # a deque method")}
+
+
+@pytest.fixture(scope="module")
+def graded(fast_bpe_bytes, course, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("served")
+    corpus = {f"working_{name}": {"train_bpe": train_bpe_with(container)}
+              for name, container in WORKING_SEQUENCES.items()}
+    corpus["counter_into_served_get_stats"] = {"train_bpe": train_bpe_with(START.split("= ", 1)[1].split("\n")[0],
+                                                                            counter=True)}
+    corpus["own_conventions"] = own_conventions()
+    built = [samples.Sample(name, "correct", "", replace=replace, first_cells=(IMPORTS,))
+             for name, replace in corpus.items()]
+    paths = [samples.build_module(fast_bpe_bytes, s, folder / f"{s.name}.py") for s in built]
+    return {s.name: r for s, r in zip(built, grade_batch(course, fast_bpe_bytes, paths, jobs=2))}
+
+
+@pytest.mark.parametrize("name", [f"working_{n}" for n in WORKING_SEQUENCES] + ["counter_into_served_get_stats"])
+def test_any_container_gets_full_marks_through_served_helpers(graded, name):
+    result = graded[name]
+    assert result.score == 100, [(t.test_id, t.feedback) for t in result.tests if not t.passed]
+
+
+def test_a_function_built_on_its_own_helpers_conventions_is_graded_as_written(graded):
+    by_function = graded["own_conventions"].by_function()
+    assert by_function["train_bpe"] == (25, 25) and by_function["encode"] == (20, 20)
+    assert by_function["merge"][0] == 0  # a deque is not the list the contract asks merge for
+
+
+# --- the conversions themselves -----------------------------------------------------------
+
+ids = st.lists(st.integers(0, 255), max_size=30)
+
+
+@given(ids)
+def test_sequences_of_ids_cross_as_the_list_they_stand_for(values):
+    for container in (collections.deque(values), array.array("q", values), bytes(values), bytearray(values),
+                      memoryview(bytes(values)), iter(values), (v for v in values), range(0) if not values else
+                      values, dict.fromkeys(values).keys()):
+        plain = as_plain(container)
+        codec.encode_value(plain)  # never UnsupportedType
+        expected = list(dict.fromkeys(values)) if isinstance(container, type({}.keys())) else values
+        assert list(plain) == expected
+
+
+@given(st.dictionaries(st.tuples(st.integers(0, 9), st.integers(0, 9)), st.integers(1, 50), max_size=12))
+def test_counts_cross_as_a_dict_and_come_back_into_the_students_own_type(counts):
+    for kind in (collections.Counter, lambda d: collections.defaultdict(int, d), collections.OrderedDict, dict):
+        mine = kind(counts)
+        original_type = type(mine)
+        plain = as_plain(mine)
+        assert type(plain) is dict and plain == counts
+        changed = {**counts, (42, 42): 7}
+        restore_into(mine, codec.decode_value(codec.encode_value(changed)))
+        assert type(mine) is original_type and dict(mine) == changed
+
+
+@pytest.mark.parametrize("make", [list, collections.deque, lambda v: array.array("q", v), bytearray,
+                                  lambda v: np.array(v, dtype=np.int64)])
+def test_a_sequence_changed_in_place_keeps_its_type(make):
+    mine = make([1, 2, 3])
+    kind = type(mine)
+    restore_into(mine, [3, 2, 1] if kind is not np.ndarray else np.array([3, 2, 1]))
+    assert type(mine) is kind and list(mine) == [3, 2, 1]
+
+
+def test_numpy_scalars_and_arrays_become_plain_data():
+    plain = as_plain([np.int64(3), (np.int32(1), np.int32(2)), np.arange(3)])
+    assert plain[0] == 3 and type(plain[0]) is int and plain[1] == (1, 2) and type(plain[1][0]) is int
+    assert type(plain[2]) is np.ndarray
+
+
+def test_an_object_that_cannot_cross_is_left_for_the_students_own_helper():
+    @dataclasses.dataclass
+    class Mine:
+        x: int
+
+    with pytest.raises(codec.UnsupportedType):
+        codec.encode_value(as_plain([Mine(1)]))
