@@ -130,9 +130,26 @@ def test_visible_checks_are_the_released_notebooks_cells(course_dir, course, ass
     module = ast.parse((release / "comprobaciones" / "test_visibles.py").read_text(encoding="utf-8"))
     constants = {node.targets[0].id: ast.literal_eval(node.value) for node in module.body
                  if isinstance(node, ast.Assign)}
-    assert constants == {f"CELDA_{function.upper()}": source for function, source in cells}
+    given = "\n\n".join(c.source for c in notebook.cells if c.cell_type == "code"
+                         and c.metadata.get("autograder", {}).get("role") == "given" and c.source.strip())
+    assert constants == ({"CODIGO_DADO": given} if given else {}) | {
+        f"CELDA_{function.upper()}": source for function, source in cells}
     tests = [node.name for node in module.body if isinstance(node, ast.FunctionDef)]
     assert tests == ["test_tu_entrega_se_ejecuta_sin_errores"] + [f"test_comprobaciones_de_{f}" for f, _ in cells]
+
+
+def test_visible_checks_get_the_given_code_for_a_py_submission(course_dir, tmp_path):
+    """The checks use CORPUS_MEDICO, a given cell of the lesson: a .py that does not define it still passes
+    (the grader also takes given code from the release, never from the submission)."""
+    release = course_dir / "release" / "bpe_palabras"
+    assert "CORPUS_MEDICO" not in (release / "bpe_palabras.py").read_text(encoding="utf-8")
+    workspace = tmp_path / "ws"
+    shutil.copytree(release, workspace)
+    (workspace / "bpe_palabras.ipynb").unlink()
+    shutil.copy2(PROJECT_ROOT / "tests" / "corpus" / "bpe_palabras" / "01_lesson_idiomatic.py", workspace / "bpe_palabras.py")
+    run = subprocess.run([sys.executable, "-m", "pytest", "comprobaciones", "-q", "-p", "no:cacheprovider",
+                          "-k", "comprobaciones_de"], cwd=workspace, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
 
 
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)

@@ -173,6 +173,18 @@ def check_cells(notebook) -> list[tuple[str, str]]:
     return cells
 
 
+def given_code(notebook) -> str:
+    """The source of the release's given cells (imports, constants such as a corpus), in order.
+
+    The grader runs them before the visible checks, taken from the release and never from the
+    submission; the student-side checks do the same, so a `.py` submission (which need not
+    define them) sees the same names as the notebook."""
+    sources = [cell.source for cell in notebook.cells
+               if cell.cell_type == "code" and cell.metadata.get("autograder", {}).get("role") == "given"
+               and cell.source.strip()]
+    return "\n\n".join(sources)
+
+
 def python_literal(text: str) -> str:
     """`text` as a readable Python string literal (a raw triple-quoted one when that is exact)."""
     candidate = "r'''" + text + "'''"
@@ -193,6 +205,10 @@ def visible_checks_module(notebook, assignment) -> str:
              f'comprobaciones.\n\n'
              f'Generado por `autograder release` a partir del cuaderno publicado: son las mismas celdas\n'
              f'`checks_…` que ves en {assignment.notebook}.ipynb. No hace falta editarlo.\n"""']
+    given = given_code(notebook)
+    if given:
+        parts.append(f"# El código dado del enunciado: se ejecuta antes de cada celda de comprobaciones.\n"
+                     f"CODIGO_DADO = {python_literal(given)}")
     for function, source in cells:
         parts.append(f"CELDA_{function.upper()} = {python_literal(source)}")
     parts.append('def test_tu_entrega_se_ejecuta_sin_errores(estudiante):\n'
@@ -201,7 +217,8 @@ def visible_checks_module(notebook, assignment) -> str:
     for function, _ in cells:
         parts.append(f'def test_comprobaciones_de_{function}(estudiante):\n'
                      f'    """Comprobaciones visibles de `{function}`"""\n'
-                     f'    estudiante.comprobar({function!r}, CELDA_{function.upper()})')
+                     f'    estudiante.comprobar({function!r}, CELDA_{function.upper()}'
+                     f'{", CODIGO_DADO" if given else ""})')
     text = "\n\n\n".join(parts) + "\n"
     compile(text, "test_visibles.py", "exec")
     return text

@@ -27,6 +27,8 @@ Patches forced by the spec:
   `("x",)` instead of `("x", "")`. Patch: `i += 1` after a merge.
 - patch 5 (merges container): the course stores merges in a dict `pair -> a + b`; the
   spec returns an ordered list of pairs, and `tokenize` receives that list.
+- error cases: none needed. The spec defines no error for bpe_palabras; a negative
+  `num_merges` simply learns nothing (`range`), as in every other corpus file.
 - tie rule: no patch. The course's strict `<` loop over a dict filled in corpus order
   already picks the pair that appears first (the course's tip says so too).
 """
