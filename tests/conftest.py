@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 from hypothesis import settings
 
+import browser
 from autograder.course import load_course
 
 # The project's own property tests: reproducible in CI, nothing written to the work tree.
@@ -39,3 +40,27 @@ def fast_bpe_bytes(bpe_bytes):
     """bpe_bytes with short time limits, so hanging samples cost seconds, not minutes."""
     limits = dataclasses.replace(bpe_bytes.limits, call_seconds=3, load_seconds=10, submission_seconds=60)
     return dataclasses.replace(bpe_bytes, limits=limits)
+
+
+# --- a real browser, for the HTML pages ---------------------------------------------------
+
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium for the session; skipped (not failed) where it is not installed."""
+    path = browser.executable()
+    if path is None:
+        pytest.skip("chromium not installed: .ci/run installs it with apt-get")
+    try:
+        instance = browser.Browser(path)
+    except (browser.BrowserError, OSError) as error:
+        pytest.skip(f"chromium is installed but could not be started: {error}")
+    yield instance
+    instance.close()
+
+
+@pytest.fixture
+def tab(chromium):
+    page = chromium.new_page()
+    page.set_viewport(1000, 800)
+    yield page
+    page.close()

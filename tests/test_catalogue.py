@@ -46,8 +46,9 @@ def graded(course, tmp_path_factory):
 
 
 def failing(result) -> set[str]:
-    """Tests that caught something; error-case tests merely gated by a failed basic test are not counted."""
-    return {t.test_id for t in result.tests if not t.passed and t.outcome != "gated"}
+    """Tests that charged the bug: error-case tests merely gated by a failed basic test, and catch-alls
+    credited in proportion to the specific tests passed, are not counted."""
+    return {t.test_id for t in result.tests if not t.passed and t.outcome not in ("gated", "partial")}
 
 
 def explain(result) -> str:

@@ -27,7 +27,6 @@ from autograder.render.feedback_html import feedback_page
 from autograder.render.html_page import esc, points
 from autograder.render.report_html import report_page
 
-import browser
 from leaks import hidden_inputs, hidden_suite_secrets, leaked_inputs, published_text
 
 ASSIGNMENTS = ("bpe_bytes", "embeddings")
@@ -190,10 +189,10 @@ def _hostile_result() -> GradeResult:
     test = model.TestResult(test_id=f"test_{PAYLOAD}", name=f"encode: {PAYLOAD}", function=f"encode{PAYLOAD}",
                       score=0.0, max_score=10.0, outcome="raised", feedback=f"Tu función lanzó ValueError: {PAYLOAD}",
                       hint=f"Pista {PAYLOAD} & \"comillas\"", instructor_note=PAYLOAD)
-    covered = dataclasses.replace(test, test_id="test_covered", outcome="covered", score=10.0)
+    partial = dataclasses.replace(test, test_id="test_partial", outcome="partial", score=5.0)
     load = LoadSummary(notes=[PAYLOAD], failed_cells=[f"<celda 3>, línea 2: ValueError: {PAYLOAD}"],
                        skipped_cells=[f"<celda 4>: {PAYLOAD}"], missing_functions=[PAYLOAD])
-    return GradeResult("bpe_bytes", f"/tmp/{PAYLOAD}.ipynb", [test, covered], load, 20.0, student=PAYLOAD,
+    return GradeResult("bpe_bytes", f"/tmp/{PAYLOAD}.ipynb", [test, partial], load, 20.0, student=PAYLOAD,
                        error_instructor=PAYLOAD, submitted_at=PAYLOAD, late_penalty=1.0, late_seconds=99999.0)
 
 
@@ -281,7 +280,8 @@ def test_report_misconception_counts_match_the_results(graded):
         expected = collections.Counter()
         for result in batch.results.values():
             partly_right = {name for name, (score, _) in result.by_function().items() if score > 0}
-            expected.update({t.hint for t in result.tests if t.hint and not t.passed and t.function in partly_right})
+            expected.update({t.hint for t in result.tests if t.hint and not t.passed and t.outcome != "partial"
+                                and t.function in partly_right})
         rows = Tables(batch.report).tables["misconceptions"]
         shown = {hint: int(count) for count, _, hint in rows}
         assert shown == dict(expected)
@@ -325,28 +325,6 @@ def test_report_of_no_submission_and_of_one(bpe_bytes, graded):
 
 
 # --- in a real browser --------------------------------------------------------------------
-
-@pytest.fixture(scope="session")
-def chromium():
-    """One headless Chromium for the session; skipped (not failed) where it is not installed."""
-    path = browser.executable()
-    if path is None:
-        pytest.skip("chromium not installed: .ci/run installs it with apt-get")
-    try:
-        instance = browser.Browser(path)
-    except (browser.BrowserError, OSError) as error:
-        pytest.skip(f"chromium is installed but could not be started: {error}")
-    yield instance
-    instance.close()
-
-
-@pytest.fixture
-def tab(chromium):
-    page = chromium.new_page()
-    page.set_viewport(1000, 800)
-    yield page
-    page.close()
-
 
 def _open(tab, name: str, text: str) -> Path:
     """Write a page to tests/artifacts/ (kept for a look after the run) and load it."""

@@ -46,7 +46,8 @@ class RawTest:
     hint: str
     requires: tuple[str, ...]
     kind: str
-    backstop: bool = False  # a catch-all: it costs points only if no other test of the function failed
+    backstop: bool = False  # a catch-all: credited in proportion to the specific tests passed (score_tests)
+    published: bool = False  # checks only the lesson's published examples (PUBLISHED_EXAMPLES in the suite)
     excinfo: object = None  # pytest ExceptionInfo of the first failing phase, or None
 
 
@@ -80,6 +81,13 @@ def suite_mutations(suite_path, reference) -> dict[str, tuple[int, ...]]:
     return out
 
 
+def suite_published_examples(suite_path) -> frozenset[str]:
+    """PUBLISHED_EXAMPLES: the tests whose inputs are the lesson's own worked examples. Passing
+    them is no evidence beyond those examples (a table of them passes), so they earn their own
+    points but no share of a catch-all."""
+    return frozenset(suite_constant(suite_path, "PUBLISHED_EXAMPLES") or ())
+
+
 def load_reference(path) -> object:
     spec = importlib.util.spec_from_file_location(f"reference_{path.parent.name}", path)
     module = importlib.util.module_from_spec(spec)
@@ -88,7 +96,8 @@ def load_reference(path) -> object:
 
 
 class GradingPlugin:
-    def __init__(self, session, proxy, reference):
+    def __init__(self, session, proxy, reference, published=frozenset()):
+        self.published = published
         self.session = session
         self.proxy = proxy
         self.reference_module = reference
@@ -130,6 +139,7 @@ class GradingPlugin:
                 hint=mark.kwargs.get("hint", ""),
                 requires=tuple(requires.args) if requires else (),
                 backstop=bool(mark.kwargs.get("backstop", False)),
+                published=item.name in self.published,
                 kind="property" if hasattr(function, "hypothesis") else "fixed",
             )
 

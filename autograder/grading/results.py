@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 # Why a test did not pass; the renderers and reports group by these.
-OUTCOMES = ("passed", "covered", "wrong", "raised", "missing", "bad_return", "timeout", "crashed", "gated",
+OUTCOMES = ("passed", "partial", "wrong", "raised", "missing", "bad_return", "timeout", "crashed", "gated",
             "broken_submission", "grader_error")
 # Outcomes the instructor report lists as incidents rather than as plain wrong answers.
 INCIDENTS = {"timeout": "timed out", "crashed": "the worker died", "bad_return": "returned a non-data object",
@@ -29,10 +29,11 @@ class TestResult:
     kind: str = "fixed"  # "fixed" (hidden case) or "property" (generated counterexample may be shown)
     visibility: str = "visible"
     instructor_note: str = ""  # English, for the instructor log only
+    broad: bool = False  # checks many things at once (a catch-all, a whole published example): read after the rest
 
     @property
     def passed(self) -> bool:
-        return self.outcome in ("passed", "covered")
+        return self.outcome == "passed"
 
 
 @dataclasses.dataclass
@@ -86,6 +87,13 @@ class GradeResult:
         if self.error_instructor:
             lines.append(self.error_instructor)
         return lines
+
+    def failed_tests(self) -> list[TestResult]:
+        """Tests that did not pass, in the order a student should read them: narrow fixed cases first (each
+        names one misconception), then generated properties, then broad tests (whole published examples,
+        catch-alls). None for a submission that could not be loaded (its error says why, once)."""
+        failed = [t for t in self.tests if not t.passed and t.outcome != "broken_submission"]
+        return sorted(failed, key=lambda t: (t.outcome == "partial", t.broad, t.kind == "property"))
 
     def by_function(self) -> dict[str, tuple[float, float]]:
         totals: dict[str, list[float]] = {}

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from autograder.grading import feedback
-from autograder.grading.plugin import GradingPlugin, load_reference, suite_dependencies, suite_mutations
+from autograder.grading.plugin import (GradingPlugin, load_reference, suite_dependencies, suite_mutations,
+                                       suite_published_examples)
 from autograder.grading.results import GradeResult, LoadSummary, TestResult
 from autograder.grading.student import StudentProxy, StudentSession
 from autograder.grading.visible import run_visible_checks
@@ -69,8 +70,8 @@ def grade_submission(course, assignment, submission: Path | str, suite: str = "h
 
 
 def _run_hidden_suite(assignment, session: StudentSession):
-    plugin = GradingPlugin(session, StudentProxy(session), session.reference)
     suite = assignment.hidden_suite_path
+    plugin = GradingPlugin(session, StudentProxy(session), session.reference, suite_published_examples(suite))
     with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as scratch:
         empty_ini = Path(scratch) / "pytest.ini"
         empty_ini.write_text("[pytest]\n")
@@ -108,6 +109,14 @@ def _describe_failed_cell(entry) -> str:
 def score_tests(raw_tests, points: dict[str, float], visibility_of=None) -> list[TestResult]:
     """Split each function's points among its tests by weight; apply `requires` gates.
 
+    A failed catch-all (``backstop``) test earns its share in proportion to the weight of
+    that function's specific tests that earned their points, once a specific test has charged
+    the bug: a student with one bug keeps most of it. Tests of the lesson's published examples
+    (``published``) count on neither side of that proportion, since a table of those examples
+    passes them: such a table earns their points and nothing of the catch-all. When every
+    specific test passed, the catch-all is the only one to see the bug and earns nothing. A test gated by `requires` shows no hint of its own: the basic test
+    that failed names the misconception.
+
     `visibility_of(test_id, kind)` gives each test's Gradescope visibility (course.yml)."""
     weights: dict[str, float] = {}
     for raw in raw_tests:
@@ -115,34 +124,46 @@ def score_tests(raw_tests, points: dict[str, float], visibility_of=None) -> list
     passed = {raw.test_id for raw in raw_tests if raw.excinfo is None}
     earned = {raw.test_id for raw in raw_tests if raw.excinfo is None and set(raw.requires) <= passed}
     specific = [raw for raw in raw_tests if not raw.backstop]
-    # A catch-all is excused when its function is partly right (a specific test earned its points)
-    # and a specific test already charged the bug.
-    excused = ({r.function for r in specific if r.excinfo is not None}
-               & {r.function for r in specific if r.test_id in earned})
+    charged = {r.function for r in specific if r.excinfo is not None}
+    specific_weight: dict[str, float] = {}
+    earned_weight: dict[str, float] = {}
+    for raw in specific:
+        if raw.published:
+            continue
+        specific_weight[raw.function] = specific_weight.get(raw.function, 0.0) + raw.weight
+        earned_weight[raw.function] = earned_weight.get(raw.function, 0.0) + raw.weight * (raw.test_id in earned)
     results = []
     for raw in raw_tests:
         if raw.function not in points:
             raise ValueError(f"hidden test {raw.test_id} grades {raw.function!r}, which course.yml does not list")
         share = points[raw.function] * raw.weight / weights[raw.function]
         blocked = [r for r in raw.requires if r not in passed]
+        score, hint = 0.0, raw.hint
         if raw.excinfo is None and not blocked:
-            outcome, text, note = "passed", "", ""
+            outcome, text, note, score, hint = "passed", "", "", share, ""
         elif raw.excinfo is None:
-            outcome, note = "gated", f"requires {', '.join(blocked)}"
+            outcome, note, hint = "gated", f"requires {', '.join(blocked)}", ""
             text = "Esta prueba de casos de error solo puntúa cuando tu función también supera sus casos básicos."
         else:
             outcome, text, note = feedback.classify(raw.excinfo, raw.kind)
-            if raw.backstop and raw.function in excused and outcome != "grader_error":
-                # One bug, one loss: the specific test that failed already charged for it.
-                outcome, note = "covered", f"covered by another failed test ({note})"
-                text = "Ya descontado en otra prueba de esta función; este ejemplo puede ayudarte a encontrar el fallo.\n" + text
+            fraction = earned_weight.get(raw.function, 0.0) / specific_weight.get(raw.function, 1.0)
+            if raw.backstop and raw.function in charged and fraction > 0 and outcome != "grader_error":
+                outcome, score = "partial", share * fraction
+                note = f"catch-all credited {fraction:.0%}, the share of specific tests earned ({note})"
+                text = (f"Prueba general: se te reconoce la parte proporcional a las pruebas específicas de esta "
+                        f"función que superaste ({_percent(fraction)}). Este ejemplo puede ayudarte a encontrar "
+                        f"el fallo.\n" + text)
         results.append(TestResult(
             test_id=raw.test_id, name=f"{raw.function}: {raw.title}", function=raw.function,
-            score=share if outcome in ("passed", "covered") else 0.0, max_score=share, outcome=outcome,
-            feedback=text, hint=raw.hint if outcome != "passed" else "", kind=raw.kind, instructor_note=note,
-            visibility=visibility_of(raw.test_id, raw.kind) if visibility_of else "visible",
+            score=score, max_score=share, outcome=outcome, feedback=text, hint=hint, kind=raw.kind,
+            instructor_note=note, visibility=visibility_of(raw.test_id, raw.kind) if visibility_of else "visible",
+            broad=raw.backstop or raw.published,
         ))
     return results
+
+
+def _percent(fraction: float) -> str:
+    return f"{fraction * 100:.0f} %"  # Spanish typography: a space before the sign
 
 
 def broken_submission(assignment, label: str, student_message: str, instructor_message: str,

@@ -22,7 +22,6 @@ def feedback_page(result: GradeResult, assignment, course_title: str) -> str:
         _functions_table(result),
         _load_notes(result),
         _failed_tests(result),
-        _covered_tests(result),
         _passed_tests(result),
         '<footer>Página generada por el corrector automático. Las pruebas ocultas no se muestran: '
         "solo qué falló y una pista.</footer>",
@@ -95,18 +94,10 @@ def _test_box(test, kind: str) -> str:
 
 def _failed_tests(result: GradeResult) -> str:
     # A submission that could not be loaded fails every test for one reason, already shown above.
-    failed = [t for t in result.tests if not t.passed and t.outcome != "broken_submission"]
+    failed = result.failed_tests()
     if not failed:
         return ""
     return f'<h2>Pruebas no superadas ({len(failed)})</h2>' + "".join(_test_box(t, "bad") for t in failed)
-
-
-def _covered_tests(result: GradeResult) -> str:
-    covered = [t for t in result.tests if t.outcome == "covered"]
-    if not covered:
-        return ""
-    return ('<h2>Pistas adicionales (sin descontar de nuevo)</h2>'
-            + "".join(_test_box(t, "hint") for t in covered))
 
 
 def _passed_tests(result: GradeResult) -> str:

@@ -81,29 +81,26 @@ def _notes(result: GradeResult) -> str:
 
 def _test_item(test: TestResult) -> str:
     """One list item: the test's name, then what went wrong and the hint (test_output), line by line."""
-    mark = "❌" if not test.passed else "ℹ️ Pista adicional (sin descontar de nuevo):"
-    return "<br>\n  ".join([f"- {mark} **{md_escape(test.name)}**", *_lines(test_output(test), TEST_CHARS)])
+    partial = f" ({test.score:.2f} / {test.max_score:.2f})" if test.outcome == "partial" else ""
+    return "<br>\n  ".join([f"- ❌ **{md_escape(test.name)}**{partial}", *_lines(test_output(test), TEST_CHARS)])
 
 
 def _details(result: GradeResult, function: str, tests: list[TestResult]) -> str:
-    """A folded block for one function: its failed tests, then the extra hints of tests already paid for."""
+    """A folded block for one function: its failed tests."""
     failed = sum(not t.passed for t in tests)
     score, maximum = result.by_function()[function]
     summary = (f"❌ <code>{html.escape(function)}</code>: "
                f"{_count(failed, 'prueba no superada', 'pruebas no superadas')} ({score:.2f} / {maximum:g})")
-    items = "\n".join(_test_item(t) for t in sorted(tests, key=lambda t: t.passed))  # failures first
+    items = "\n".join(_test_item(t) for t in tests)
     return f"<details><summary>{summary}</summary>\n\n{items}\n\n</details>"
 
 
 def _function_details(result: GradeResult) -> list[str]:
     """A <details> block per function with a failed test; a broken submission has none (its notes say why)."""
-    shown = [t for t in result.tests if t.outcome not in ("passed", "broken_submission")
-             and (not t.passed or test_output(t))]
     by_function: dict[str, list[TestResult]] = {}
-    for test in shown:
+    for test in result.failed_tests():
         by_function.setdefault(test.function, []).append(test)
-    return [_details(result, name, tests) for name, tests in by_function.items()
-            if any(not t.passed for t in tests)]
+    return [_details(result, name, tests) for name, tests in by_function.items()]
 
 
 def _section(result: GradeResult, alone: bool) -> str:

@@ -171,8 +171,8 @@ def _failure_rates(results: list[GradeResult]) -> str:
                     f'<td class="num">{rate:.0%}</td><td class="bar">{meter(rate, "fail")}</td></tr>')
     headers = [("Test", ""), ("Failed", "num"), ("Rate", "num"), ("", "bar")]
     return ('<h2 id="failures">Failure rate per test</h2>'
-            f'<p class="note">Over the {len(graded)} submissions that could be loaded, most failed first; a test '
-            "excused as covered by another failure counts as passed.</p>" + table("failure-rates", headers, rows))
+            f'<p class="note">Over the {len(graded)} submissions that could be loaded, most failed first; a '
+            "catch-all test credited in proportion to the specific tests passed counts as failed.</p>" + table("failure-rates", headers, rows))
 
 
 def _misconception_counts(results: list[GradeResult]) -> list[tuple[str, int, list[str]]]:
@@ -186,7 +186,8 @@ def _misconception_counts(results: list[GradeResult]) -> list[tuple[str, int, li
     for index, r in enumerate(results):
         attempted = {name for name, (score, _) in r.by_function().items() if score > 0}
         for t in r.tests:
-            if t.hint and not t.passed and t.function in attempted:
+            # A catch-all credited in part only echoes the bug a specific test already named.
+            if t.hint and not t.passed and t.outcome != "partial" and t.function in attempted:
                 seen.setdefault(t.hint, set()).add(index)
                 if t.function not in functions.setdefault(t.hint, []):
                     functions[t.hint].append(t.function)

@@ -20,17 +20,12 @@ def submission_report(result: GradeResult) -> str:
     if overall_output(result):
         lines += [overall_output(result), ""]
     lines += function_lines(result)
-    failed = [t for t in result.tests if not t.passed and t.outcome != "broken_submission"]
+    failed = result.failed_tests()
     if failed:
         lines += ["", "Pruebas no superadas:"]
         for test in failed:
-            lines.append(f"  ✗ {test.name}")
-            lines += [f"      {line}" for line in test_output(test).splitlines()]
-    covered = [t for t in result.tests if t.outcome == "covered"]
-    if covered:
-        lines += ["", "Pistas adicionales (sin descontar de nuevo):"]
-        for test in covered:
-            lines.append(f"  · {test.name}")
+            partial = f" ({test.score:.2f} / {test.max_score:.2f})" if test.outcome == "partial" else ""
+            lines.append(f"  ✗ {test.name}{partial}")
             lines += [f"      {line}" for line in test_output(test).splitlines()]
     return "\n".join(lines)
 
@@ -87,9 +82,8 @@ def _why(test) -> str:
 def _failed_by_function(result) -> dict[str, list]:
     """The failed tests grouped by function; none for a submission that could not be graded at all."""
     failed: dict[str, list] = {}
-    for test in result.tests:
-        if not test.passed and test.outcome != "broken_submission":
-            failed.setdefault(test.function, []).append(test)
+    for test in result.failed_tests():
+        failed.setdefault(test.function, []).append(test)
     return failed
 
 
