@@ -12,6 +12,8 @@
     autograder export                            grades.csv for the LMS: a row per student, a column per assignment
     autograder demo                              release, grade sample submissions, show the table
     autograder check-course                      validate course.yml
+    autograder audit ASSIGNMENT | --all          how good each hidden suite is: correct corpus, catalogue,
+                                                 mutmut's mutants, a lookup table of the lesson's examples
 
 CI mode (`grade --ci`; on by default when CI=true|1, GITHUB_ACTIONS=true or GITLAB_CI=true,
 off with --no-ci): stdout gets a short Spanish summary per submission instead of the full
@@ -103,6 +105,19 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--jobs", type=int, default=None)
 
     commands.add_parser("check-course", help="validate course.yml and print what it defines")
+
+    audit = commands.add_parser(
+        "audit", help="measure how good each hidden suite is (correct corpus, catalogue, mutants, lookup table)",
+        description="Grade, for each assignment, the correct corpus (full marks expected), the catalogue of wrong "
+                    "implementations (each caught, its hint first), mutmut's mutants of the reference (each must lose "
+                    "points unless listed as equivalent) and a lookup table of the lesson's examples. Exit 0 when "
+                    "every check holds and the mutation score is at least 95%, 1 otherwise.")
+    audit.add_argument("assignment", nargs="?", help="assignment id from course.yml")
+    audit.add_argument("--all", action="store_true", help="audit every assignment")
+    audit.add_argument("--fast", action="store_true", help="grade a sample of the mutants (for CI)")
+    audit.add_argument("--jobs", type=int, default=None, help="parallel grading processes (default: all cores)")
+    audit.add_argument("--output", type=Path, help="also write the Markdown report to this file")
+    audit.add_argument("--html", type=Path, help="write the HTML report for instructors to this file")
     return parser
 
 
@@ -380,6 +395,27 @@ def print_defences(defences: dict[str, bool]) -> None:
         print(f"  {'on ' if active else 'OFF'}  {name}", file=sys.stderr)
 
 
+def cmd_audit(course, args) -> int:
+    from autograder.audit.run import audit_assignment
+    from autograder.render import audit as render
+
+    if args.all == bool(args.assignment):
+        print("error: name one assignment or --all", file=sys.stderr)
+        return EXIT_USAGE
+    ids = list(course.assignments) if args.all else [course.assignment(args.assignment).id]
+    audits = []
+    for assignment_id in ids:
+        print(f"auditing {assignment_id}...", file=sys.stderr)
+        audits.append(audit_assignment(course, course.assignment(assignment_id), fast=args.fast, jobs=args.jobs))
+    text = render.markdown(audits)
+    print(text)
+    if args.output:
+        write_text(args.output, text)
+    if args.html:
+        write_text(args.html, render.html(audits))
+    return EXIT_OK if all(a.ok for a in audits) else EXIT_FAILED
+
+
 def cmd_demo(course, args) -> int:
     from autograder.demo import run_demo
 
@@ -388,7 +424,7 @@ def cmd_demo(course, args) -> int:
 
 COMMANDS = {"check-course": cmd_check_course, "release": cmd_release, "grade": cmd_grade,
             "gradescope": cmd_gradescope, "feedback": cmd_feedback, "report": cmd_report, "export": cmd_export,
-            "demo": cmd_demo}
+            "demo": cmd_demo, "audit": cmd_audit}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -102,6 +102,27 @@ def stub(assignment) -> Sample:
                   replace={name: stub_source(f) for name, f in functions.items()})
 
 
+def from_module(assignment, path: Path, kind: str = "correct") -> Sample:
+    """A `.py` submission as a student would have written it in the notebook: each graded function's
+    `def` in its own solution cell, everything else (imports, helpers, classes, constants) in a
+    first cell. A graded function bound otherwise (``encode = _tok.encode``) leaves its cell empty."""
+    source = Path(path).read_text(encoding="utf-8")
+    lines = source.splitlines()
+    replace, rest, taken = {}, [], []
+    for node in ast.parse(source).body:
+        start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])]) - 1
+        text = "\n".join(lines[start:node.end_lineno])
+        if isinstance(node, ast.FunctionDef) and node.name in assignment.points:
+            replace[node.name] = text
+            taken.append(node.name)
+        else:
+            rest.append(text)
+    for name in assignment.points:
+        replace.setdefault(name, f"# {name}: definida en la primera celda")
+    return Sample(Path(path).stem, kind, f"{path.name}, as a notebook", replace=replace,
+                  first_cells=("\n\n".join(rest),) if rest else ())
+
+
 def catalogue(assignment_id: str, kind: str) -> list[Sample]:
     """The buggy or hostile samples of one assignment (autograder/samples/<id>_<kind>.py)."""
     if kind not in ("buggy", "hostile"):

@@ -1,0 +1,173 @@
+"""Grade everything the audit measures, in batches, into one AuditReport.
+
+Submissions are written to a scratch folder and graded with the same batch grader and
+sandbox as students' work, under short time limits (a mutant that loops forever costs
+seconds, not minutes).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+import time
+from pathlib import Path
+
+from autograder import samples
+from autograder.audit import lookup, mutants
+from autograder.course import PROJECT_ROOT
+from autograder.grading.batch import grade_batch
+from autograder.grading.plugin import suite_published_examples
+
+AUDIT_LIMITS = {"call_seconds": 3, "load_seconds": 10, "submission_seconds": 90}
+FAST_MUTANTS = 12  # per assignment, spread evenly over the reference, for CI
+
+
+@dataclasses.dataclass(frozen=True)
+class Check:
+    section: str  # "corpus", "catalogue", "mutant" or "lookup"
+    name: str
+    form: str  # "module" or "notebook"
+    suite: str  # "hidden" or "visible"
+    score: float
+    max_score: float
+    ok: bool
+    detail: str = ""  # English: what was expected and what happened
+    hint_shown: str = ""  # the first hint the student reads
+    equivalent: str = ""  # a mutant listed as equivalent: why
+
+
+@dataclasses.dataclass(frozen=True)
+class AssignmentAudit:
+    assignment: str
+    title: str
+    checks: tuple[Check, ...]
+    mutants_generated: int
+    mutants_graded: int
+    seconds: float
+    lookup_published_points: float = 0.0  # what the tests of published examples are worth
+
+    def section(self, name: str) -> list[Check]:
+        return [c for c in self.checks if c.section == name]
+
+    @property
+    def mutation_score(self) -> float | None:
+        """Killed / (graded - equivalent); None when no mutant was graded."""
+        graded = [c for c in self.section("mutant") if not c.equivalent]
+        return sum(c.ok for c in graded) / len(graded) if graded else None
+
+    @property
+    def ok(self) -> bool:
+        score = self.mutation_score
+        return all(c.ok or c.equivalent for c in self.checks) and (score is None or score >= 0.95)
+
+
+def corpus_folder(assignment_id: str) -> Path:
+    return PROJECT_ROOT / "tests" / "corpus" / assignment_id
+
+
+def audit_assignment(course, assignment, *, fast: bool = False, jobs: int | None = None,
+                     sections=("corpus", "catalogue", "mutant", "lookup")) -> AssignmentAudit:
+    started = time.monotonic()
+    assignment = dataclasses.replace(assignment, limits=dataclasses.replace(assignment.limits, **AUDIT_LIMITS))
+    checks: list[Check] = []
+    generated = graded_mutants = 0
+    published_points = 0.0
+    with tempfile.TemporaryDirectory(prefix=f"audit-{assignment.id}-") as scratch:
+        folder = Path(scratch)
+
+        def grade(paths, suite="hidden"):
+            return grade_batch(course, assignment, paths, jobs=jobs, suite=suite, warm_up=False) if paths else []
+
+        if "corpus" in sections:
+            checks += _corpus(assignment, folder, grade)
+        if "catalogue" in sections:
+            checks += _catalogue(assignment, folder, grade)
+        if "mutant" in sections:
+            made = mutants.generate(assignment.solution_path, PROJECT_ROOT)
+            generated = len(made)
+            chosen = made[:: max(1, len(made) // FAST_MUTANTS)][:FAST_MUTANTS] if fast else made
+            graded_mutants = len(chosen)
+            checks += _mutants(assignment, chosen, folder, grade)
+        if "lookup" in sections:
+            check, published_points = _lookup(assignment, folder, grade)
+            checks.append(check)
+    return AssignmentAudit(assignment.id, assignment.title, tuple(checks), generated, graded_mutants,
+                           round(time.monotonic() - started, 1), published_points)
+
+
+def _corpus(assignment, folder: Path, grade) -> list[Check]:
+    files = sorted(corpus_folder(assignment.id).glob("*.py"))
+    if not files:
+        return [Check("corpus", "(none)", "module", "hidden", 0, 0, False,
+                      f"no correct implementations in {corpus_folder(assignment.id)}")]
+    notebooks = [samples.build_notebook(assignment, samples.from_module(assignment, f), folder / "nb" / f"{f.stem}.ipynb")
+                 for f in files]
+    checks = []
+    for suite in ("hidden", "visible"):
+        for form, paths in (("module", files), ("notebook", notebooks)):
+            for path, result in zip(paths, grade(paths, suite)):
+                lost = [f"{t.test_id}: {t.feedback.splitlines()[0] if t.feedback else t.outcome}"
+                        for t in result.tests if not t.passed]
+                checks.append(Check("corpus", path.stem, form, suite, result.score, result.max_score,
+                                    result.score == result.max_score, "; ".join(lost)[:600]))
+    return checks
+
+
+def _first_hint(result, function: str) -> str:
+    failed = [t for t in result.failed_tests() if t.function == function and t.hint]
+    return failed[0].hint if failed else ""
+
+
+def _catalogue(assignment, folder: Path, grade) -> list[Check]:
+    buggy = samples.catalogue(assignment.id, "buggy")
+    paths = [samples.build_notebook(assignment, s, folder / "buggy" / f"{s.name}.ipynb") for s in buggy]
+    checks = []
+    for sample, result in zip(buggy, grade(paths)):
+        failing = {t.test_id for t in result.tests if not t.passed and t.outcome not in ("gated", "partial")}
+        function = next(iter(sample.replace), "")
+        shown = _first_hint(result, function)
+        problems = []
+        if failing != set(sample.failing):
+            problems.append(f"fails {sorted(failing)}, listed {sorted(sample.failing)}")
+        if sample.hint not in shown:
+            problems.append(f"first hint shown is not the intended one ({sample.hint!r})")
+        checks.append(Check("catalogue", sample.name, "notebook", "hidden", result.score, result.max_score,
+                            not problems and result.score < result.max_score, "; ".join(problems), shown))
+    return checks
+
+
+def _mutants(assignment, chosen, folder: Path, grade) -> list[Check]:
+    equivalents = mutants.load_equivalents(assignment.solution_path)
+    paths = []
+    for mutant in chosen:
+        path = folder / "mutants" / f"{mutant.name}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(mutant.source, encoding="utf-8")
+        paths.append(path)
+    checks = []
+    for mutant, result in zip(chosen, grade(paths)):
+        reason = next((e["reason"] for e in equivalents if mutant.matches(e)), "")
+        killed_by = [t.test_id for t in result.failed_tests()]
+        detail = f"line {mutant.line}: {mutant.before.strip()}  →  {mutant.after.strip()}"
+        detail += f"; caught by {', '.join(killed_by[:3])}" if killed_by else "; survived"
+        checks.append(Check("mutant", mutant.name, "module", "hidden", result.score, result.max_score,
+                            result.score < result.max_score, detail, _first_hint(result, mutant.function), reason))
+    return checks
+
+
+def _lookup(assignment, folder: Path, grade) -> tuple[Check, float]:
+    table = lookup.lookup_table(assignment)
+    path = samples.build_notebook(assignment, table, folder / "lookup" / "published_lookup_table.ipynb")
+    (result,) = grade([path])
+    published = suite_published_examples(assignment.hidden_suite_path)
+    passed = [t for t in result.tests if t.passed]
+    undeclared = sorted(t.test_id for t in passed if t.test_id not in published)
+    published_points = sum(t.max_score for t in result.tests if t.test_id in published)
+    problems = []
+    if undeclared:
+        problems.append(f"passes tests not in PUBLISHED_EXAMPLES: {', '.join(undeclared)}")
+    if result.score > published_points + 1e-6:
+        problems.append(f"earns {result.score:.2f}, more than the {published_points:.2f} its published tests are worth")
+    detail = "; ".join(problems) or f"passes {len(passed)} tests, all of the lesson's published examples"
+    return (Check("lookup", table.name, "notebook", "hidden", result.score, result.max_score, not problems, detail),
+            round(published_points, 4))

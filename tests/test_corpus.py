@@ -1,0 +1,103 @@
+"""Correct code written by other hands gets exactly full marks, on every path.
+
+tests/corpus/ID/ holds, per assignment, at least ten correct implementations written from
+the spec and the lesson alone (not from the suite), in deliberately different styles, plus
+third-party code adapted with the least glue (karpathy/minbpe, the Hugging Face course).
+Each one is graded as a `.py` module and as a notebook (samples.from_module), through the
+hidden suite and the visible checks (`grade --visible`), and through the student-side CI
+checks that `release --ci` writes into the student's repository.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from autograder import samples
+from autograder.audit.run import audit_assignment, corpus_folder
+from autograder.course import load_course
+from autograder.cli import main
+
+COURSE = load_course()
+ASSIGNMENTS = list(COURSE.assignments)
+CORPUS = {a: sorted(corpus_folder(a).glob("*.py")) for a in ASSIGNMENTS}
+THIRD_PARTY = {"bpe_bytes": "karpathy/minbpe", "tokenizador_gpt": "karpathy/minbpe", "bpe_palabras": "Hugging Face"}
+PATHS = [(a, form, suite) for a in ASSIGNMENTS for form in ("module", "notebook") for suite in ("hidden", "visible")]
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_every_assignment_has_ten_correct_implementations_in_different_hands(assignment_id):
+    files = CORPUS[assignment_id]
+    assert len(files) >= 10, f"{corpus_folder(assignment_id)} holds {len(files)} implementations"
+    docstrings = [f.read_text(encoding="utf-8").lstrip().startswith(('"""', "'''")) for f in files]
+    assert all(docstrings), "each implementation starts with a docstring that says what makes it different"
+    if assignment_id in THIRD_PARTY:
+        assert any(THIRD_PARTY[assignment_id] in f.read_text(encoding="utf-8") for f in files)
+
+
+@pytest.fixture(scope="module")
+def audited():
+    cache: dict = {}
+
+    def checks(assignment_id: str) -> dict:
+        if assignment_id not in cache:
+            audit = audit_assignment(COURSE, COURSE.assignment(assignment_id), jobs=2, sections=("corpus",))
+            cache[assignment_id] = audit.section("corpus")
+        return cache[assignment_id]
+
+    return checks
+
+
+@pytest.mark.parametrize("assignment_id, form, suite", PATHS, ids=["-".join(p) for p in PATHS])
+def test_correct_implementations_get_full_marks(audited, assignment_id, form, suite):
+    checks = [c for c in audited(assignment_id) if c.form == form and c.suite == suite]
+    assert len(checks) == len(CORPUS[assignment_id])
+    lost = [f"{c.name}: {c.score:.2f}/{c.max_score:g}: {c.detail}" for c in checks if not c.ok]
+    assert not lost, "\n".join(lost)
+
+
+# --- the student-side CI checks --------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def releases(tmp_path_factory):
+    course_dir = tmp_path_factory.mktemp("corpus-course")
+    assert main(["release", "--all", "--course-dir", str(course_dir), "--ci", "github"]) == 0
+    return {a: course_dir / "release" / a for a in ASSIGNMENTS}
+
+
+def student_checks(release: Path, workspace: Path, submission: Path, notebook: str) -> dict[str, str]:
+    """`python -m pytest comprobaciones` in a student's repository holding `submission`: {case: failure}."""
+    shutil.copytree(release, workspace)
+    (workspace / f"{notebook}.ipynb").unlink()
+    shutil.copy2(submission, workspace / f"{notebook}{submission.suffix}")
+    subprocess.run([sys.executable, "-m", "pytest", "comprobaciones", "-q", "-p", "no:cacheprovider",
+                    "--junitxml=junit.xml"], cwd=workspace, capture_output=True, text=True, timeout=300)
+    cases = ET.parse(workspace / "junit.xml").getroot().iter("testcase")
+    return {c.get("name"): (c.find("failure") if c.find("failure") is not None else c.find("error")) is not None
+            for c in cases}
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_correct_implementations_pass_the_student_side_checks(releases, tmp_path, assignment_id):
+    assignment = COURSE.assignment(assignment_id)
+    submissions = []
+    for path in CORPUS[assignment_id]:
+        submissions.append(path)
+        notebook = tmp_path / "nb" / path.stem / f"{assignment.notebook}.ipynb"
+        submissions.append(samples.build_notebook(assignment, samples.from_module(assignment, path), notebook))
+
+    def run(index_and_path):
+        index, path = index_and_path
+        return path, student_checks(releases[assignment_id], tmp_path / f"repo{index}", path, assignment.notebook)
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        outcomes = list(pool.map(run, enumerate(submissions)))
+    failed = {f"{path.parent.name}/{path.name}": [case for case, bad in cases.items() if bad]
+              for path, cases in outcomes if any(cases.values()) or not cases}
+    assert not failed, failed
