@@ -406,7 +406,11 @@ def cmd_audit(course, args) -> int:
     audits = []
     for assignment_id in ids:
         print(f"auditing {assignment_id}...", file=sys.stderr)
-        audits.append(audit_assignment(course, course.assignment(assignment_id), fast=args.fast, jobs=args.jobs))
+        try:
+            audits.append(audit_assignment(course, course.assignment(assignment_id), fast=args.fast, jobs=args.jobs))
+        except ValueError as error:  # an equivalent_mutants.yml that does not parse
+            print(f"error: {error}", file=sys.stderr)
+            return EXIT_USAGE
     text = render.markdown(audits)
     print(text)
     if args.output:

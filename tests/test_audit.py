@@ -113,3 +113,12 @@ def test_an_audit_that_finds_a_problem_says_so(tmp_path):
     assert bad.ok and not broken.ok
     assert "NEEDS WORK" in render.markdown([broken]) and "a problem" in render.markdown([broken])
     assert "NEEDS WORK" in render.html([broken])
+
+
+def test_an_equivalents_file_that_does_not_parse_is_a_clear_error(tmp_path):
+    (tmp_path / "equivalent_mutants.yml").write_text("- function: f\n  before: x = {a: 1}: 2\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="not valid YAML"):
+        mutants.load_equivalents(tmp_path / "solution.py")
+    (tmp_path / "equivalent_mutants.yml").write_text("- function: f\n  before: a\n  after: b\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="each with a reason"):
+        mutants.load_equivalents(tmp_path / "solution.py")

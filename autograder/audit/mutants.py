@@ -8,10 +8,10 @@ whole module that differs from the reference in one place: a submission like any
 A mutant that changes nothing observable is *equivalent*: no suite can catch it. Those are
 listed beside the reference, in `solutions/ID/equivalent_mutants.yml`, each with its reason:
 
-    - function: get_stats
-      before: "    for pair in zip(ids, ids[1:]):"
-      after: "    for pair in zip(ids, ids[1:None]):"
-      reason: slicing to None is slicing to the end
+    - function: decode
+      before: 'return raw.decode("utf-8", errors="replace")'
+      after: 'return raw.decode("UTF-8", errors="replace")'
+      reason: Python's codec names are case-insensitive
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ class Mutant:
     source: str  # the whole mutated module
 
     def matches(self, entry: dict) -> bool:
-        return (entry.get("function"), entry.get("before"), entry.get("after")) == \
-            (self.function, self.before, self.after)
+        """An entry of equivalent_mutants.yml names this mutant (lines compared without indentation)."""
+        return (entry.get("function"), str(entry.get("before", "")).strip(), str(entry.get("after", "")).strip()) == \
+            (self.function, self.before.strip(), self.after.strip())
 
 
 @contextlib.contextmanager
@@ -90,7 +91,10 @@ def load_equivalents(solution_path: Path) -> list[dict]:
     path = equivalents_path(solution_path)
     if not path.is_file():
         return []
-    entries = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    try:
+        entries = yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    except yaml.YAMLError as error:
+        raise ValueError(f"{path}: not valid YAML ({error}); quote lines that hold ': '") from None
     if not isinstance(entries, list) or not all(isinstance(e, dict) and e.get("reason") for e in entries):
         raise ValueError(f"{path}: a list of {{function, before, after, reason}} entries, each with a reason")
     return entries
