@@ -104,6 +104,55 @@ def train_regex_bpe(text, vocab_size, pattern=GPT4_SPLIT_PATTERN):
     mutant("train_regex_bpe_accepts_small_vocab", "returns no merges instead of rejecting vocab_size < 256",
            "train_regex_bpe", [(VOCAB_CHECK, "")], {"test_train_regex_bpe_rejects_small_vocab"}, "ValueError"),
 
+    mutant("train_regex_bpe_distinct_chunks", "trains on the distinct chunks, each counted once whatever its frequency",
+           "train_regex_bpe",
+           [('for chunk in pretokenize(text, pattern)]', 'for chunk in dict.fromkeys(pretokenize(text, pattern))]')],
+           {"test_train_regex_bpe_repeated_chunks_count"}, "tantas veces como aparece"),
+    mutant("train_regex_bpe_pair_once_per_chunk", "counts each pair once per chunk, not every occurrence",
+           "train_regex_bpe",
+           [("            for pair in zip(ids, ids[1:]):\n                stats[pair]",
+             "            for pair in dict.fromkeys(zip(ids, ids[1:])):\n                stats[pair]")],
+           {"test_train_regex_bpe_counts_every_occurrence", "test_train_regex_bpe_uses_pattern"}, "cada aparición"),
+    mutant("train_regex_bpe_rejects_256", "raises ValueError for vocab_size == 256 too (off by one)", "train_regex_bpe",
+           [("    if vocab_size < 256:", "    if vocab_size <= 256:")],
+           {"test_train_regex_bpe_vocab_size_256"}, "vocab_size = 256 es válido"),
+    rewrite("train_regex_bpe_stale_tie_order", "updates the pair counts incrementally, so ties keep the order of the "
+            "first round instead of the current segmentation", '''
+def train_regex_bpe(text, vocab_size, pattern=GPT4_SPLIT_PATTERN):
+    if vocab_size < 256:
+        raise ValueError("vocab_size < 256")
+    chunks = [list(chunk.encode("utf-8")) for chunk in pretokenize(text, pattern)]
+    stats = {}
+    for ids in chunks:
+        for pair in zip(ids, ids[1:]):
+            stats[pair] = stats.get(pair, 0) + 1
+    merges = {}
+    for idx in range(256, vocab_size):
+        live = {pair: n for pair, n in stats.items() if n > 0}
+        if not live:
+            break
+        pair = max(live, key=live.get)
+        merges[pair] = idx
+        for k, ids in enumerate(chunks):
+            if pair not in zip(ids, ids[1:]):
+                continue
+            for old in zip(ids, ids[1:]):
+                stats[old] -= 1
+            out, i = [], 0
+            while i < len(ids):
+                if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+                    out.append(idx)
+                    i += 2
+                else:
+                    out.append(ids[i])
+                    i += 1
+            for new in zip(out, out[1:]):
+                stats[new] = stats.get(new, 0) + 1
+            chunks[k] = out
+    return merges
+''', {"test_train_regex_bpe_published_example", "test_train_regex_bpe_ties_in_current_segmentation"},
+            "segmentación actual"),
+
     # --- encode_ordinary ----------------------------------------------------------------
     mutant("encode_ordinary_whole_text", "BPE-encodes the whole text without chunking it", "encode_ordinary",
            [("for chunk in pretokenize(text, pattern):", "for chunk in [text]:")],
@@ -165,14 +214,90 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
     mutant("encode_set_allows_unlisted", "with a set, encodes unlisted special tokens as text instead of raising "
            "(minbpe's behaviour)", "encode",
            [(RAISE_RULE, '    if allowed_special == "none_raise":\n')],
-           {"test_encode_set_rejects_unlisted"}, "cualquier otro especial"),
+           {"test_encode_set_rejects_unlisted", "test_encode_set_checks_raw_text"}, "cualquier otro especial"),
     mutant("encode_none_raise_silent", "treats the default 'none_raise' like 'none'", "encode",
            [(RAISE_RULE, "    if isinstance(allowed_special, (set, frozenset)):\n")],
            {"test_encode_none_raise_rejects_specials"}, "lanza ValueError"),
     mutant("encode_specials_unescaped", "builds the special-token regex without escaping the names", "encode",
            [("regex.escape(name)", "name")],
-           {"test_encode_all_specials", "test_encode_set_encodes_listed", "test_encode_longest_special_wins"},
-           "regex.escape"),
+           {"test_encode_all_specials", "test_encode_set_encodes_listed", "test_encode_longest_special_wins",
+            "test_encode_set_ignores_unknown_names"}, "regex.escape"),
+
+    rewrite("encode_longest_special_anywhere", "cuts the text by one special name after another, longest first, "
+            "so a longer name wins even when a shorter one starts earlier", '''
+def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+    if allowed_special == "all":
+        allowed = set(special_tokens)
+    elif allowed_special in ("none", "none_raise"):
+        allowed = set()
+    else:
+        allowed = set(allowed_special) & set(special_tokens)
+    if allowed_special != "none":
+        for name in special_tokens:
+            if name not in allowed and name in text:
+                raise ValueError(f"token especial no permitido: {name!r}")
+    pieces = [text]  # str: ordinary text; int: a special token's id
+    for name in sorted(allowed, key=len, reverse=True):
+        cut = []
+        for piece in pieces:
+            if isinstance(piece, int):
+                cut.append(piece)
+                continue
+            for k, sub in enumerate(piece.split(name)):
+                if k:
+                    cut.append(special_tokens[name])
+                cut.append(sub)
+        pieces = cut
+    out = []
+    for piece in pieces:
+        out.extend([piece] if isinstance(piece, int) else encode_ordinary(piece, merges, pattern))
+    return out
+''', {"test_encode_leftmost_special_wins"}, "de izquierda a derecha"),
+    rewrite("encode_set_checked_after_split", "looks for unlisted special tokens only in the text left between the "
+            "allowed ones, after cutting", '''
+def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+    if allowed_special == "all":
+        allowed = set(special_tokens)
+    elif allowed_special in ("none", "none_raise"):
+        allowed = set()
+    else:
+        allowed = set(allowed_special) & set(special_tokens)
+    names = sorted(allowed, key=len, reverse=True)
+    parts = regex.split("(" + "|".join(regex.escape(name) for name in names) + ")", text) if names else [text]
+    out = []
+    for k, part in enumerate(parts):
+        if k % 2 == 1:
+            out.append(special_tokens[part])
+            continue
+        if allowed_special != "none" and any(name in part for name in special_tokens):
+            raise ValueError("el texto contiene un token especial no permitido")
+        out.extend(encode_ordinary(part, merges, pattern))
+    return out
+''', {"test_encode_set_checks_raw_text"}, "texto original"),
+    rewrite("encode_set_unknown_name_keyerror", "looks every name of the set up in special_tokens (KeyError for a "
+            "name that is not a special token)", '''
+def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+    if allowed_special == "all":
+        allowed = dict(special_tokens)
+    elif allowed_special in ("none", "none_raise"):
+        allowed = {}
+    else:
+        allowed = {name: special_tokens[name] for name in allowed_special}
+    if allowed_special != "none":
+        for name in special_tokens:
+            if name not in allowed and name in text:
+                raise ValueError(f"token especial no permitido: {name!r}")
+    if not allowed:
+        return encode_ordinary(text, merges, pattern)
+    names = sorted(allowed, key=len, reverse=True)
+    out = []
+    for k, part in enumerate(regex.split("(" + "|".join(regex.escape(n) for n in names) + ")", text)):
+        if k % 2 == 1:
+            out.append(allowed[part])
+        elif part:
+            out.extend(encode_ordinary(part, merges, pattern))
+    return out
+''', {"test_encode_set_ignores_unknown_names"}, "ignóralo"),
 
     # --- decode -------------------------------------------------------------------------
     mutant("decode_strict_utf8", "decodes with errors='strict'", "decode",

@@ -103,7 +103,8 @@ def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=G
     - "all": todos los especiales que aparezcan se convierten en su id;
     - "none": ninguno; se codifican como texto normal;
     - "none_raise": si aparece alguno, ValueError;
-    - un conjunto de nombres: esos pasan a su id; si aparece otro especial, ValueError.
+    - un conjunto de nombres: esos pasan a su id (los que no son especiales se ignoran);
+      si aparece otro especial en el texto, aunque se solape con uno permitido, ValueError.
     Se busca de izquierda a derecha y, si varios especiales empiezan en el mismo sitio,
     gana el más largo. El texto entre especiales se codifica con `encode_ordinary`.
 

@@ -23,6 +23,16 @@ DEPENDS_ON = {
     "encode": ("encode_ordinary", "pretokenize"),
 }
 
+# Tests whose inputs are the lesson's own worked examples (the release's visible checks): a table of
+# those examples passes them, so they earn their own points but no share of a catch-all test.
+# `autograder audit` checks this list against such a table.
+PUBLISHED_EXAMPLES = {
+    "test_encode_ordinary_chunks_first",
+    "test_encode_ordinary_gpt4_default",
+    "test_encode_ordinary_published_example",
+    "test_train_regex_bpe_uses_pattern",
+}
+
 grade = pytest.mark.grade
 texts = st.text(alphabet="ab  ñé1.'\n🙂S", max_size=30) | st.text(max_size=12)
 SPECIALS = {"<|fin|>": 300, "<|fin|>\n": 301, "<|otro|>": 302}
@@ -117,6 +127,28 @@ def test_train_regex_bpe_tie_rule(student):
     assert student.train_regex_bpe("ab ab cd cd", 257) == {(97, 98): 256}
 
 
+@grade("train_regex_bpe", hint="El desempate mira la segmentación actual: en cada vuelta cuenta los pares de nuevo, en "
+                               "un dict nuevo, para que un par recién creado ocupe el sitio de su primera aparición (no "
+                               "conserves el orden de la primera vuelta).")
+def test_train_regex_bpe_ties_in_current_segmentation(student):
+    """después de una fusión, desempata por la primera aparición en la segmentación actual"""
+    assert student.train_regex_bpe("la lana lana", 258) == {(108, 97): 256, (32, 256): 257}
+
+
+@grade("train_regex_bpe", hint="Cuenta cada aparición de un par, también las repetidas dentro de un mismo trozo "
+                               "(aaa tiene dos pares (a, a)), no una vez por trozo.")
+def test_train_regex_bpe_counts_every_occurrence(student):
+    """cuenta todas las apariciones de un par dentro de un trozo"""
+    assert student.train_regex_bpe("aaaaa bc bc", 257) == {(97, 97): 256}
+
+
+@grade("train_regex_bpe", hint="Cada trozo cuenta tantas veces como aparece en el texto: no quites los trozos repetidos "
+                               "(si los agrupas, multiplica sus cuentas por su frecuencia).")
+def test_train_regex_bpe_repeated_chunks_count(student):
+    """un trozo repetido suma sus pares cada vez que aparece"""
+    assert student.train_regex_bpe("ab cd cd", 257) == {(32, 99): 256}
+
+
 @grade("train_regex_bpe", hint="Sin `pattern`, los trozos son los de GPT4_SPLIT_PATTERN: 1000000 se corta en 100, 000 y 0.")
 def test_train_regex_bpe_gpt4_default(student):
     """por defecto usa el patrón de GPT-4"""
@@ -150,6 +182,14 @@ def test_train_regex_bpe_rejects_small_vocab(student):
     """rechaza vocab_size < 256 con ValueError"""
     with pytest.raises(ValueError):
         student.train_regex_bpe("hola", 255)
+
+
+@grade("train_regex_bpe", hint="vocab_size = 256 es válido (los 256 bytes y ninguna fusión): devuelve un dict vacío. "
+                               "ValueError solo cuando vocab_size < 256.")
+@pytest.mark.requires("test_train_regex_bpe_published_example")
+def test_train_regex_bpe_vocab_size_256(student):
+    """con vocab_size = 256 no aprende ninguna fusión"""
+    assert student.train_regex_bpe("perro", 256) == {}
 
 
 @grade("train_regex_bpe", weight=2, hint="Compara con el contraejemplo: pares dentro de cada trozo, el más frecuente, "
@@ -294,11 +334,36 @@ def test_encode_set_rejects_unlisted(student):
         student.encode("ho<|otro|>", HOLA, SPECIALS, allowed_special=set())
 
 
+@grade("encode", hint="Con un conjunto, busca los especiales no permitidos en el texto original, antes de cortar por "
+                      "los permitidos: uno no permitido puede solaparse con uno permitido y también lanza ValueError.")
+@pytest.mark.requires("test_encode_set_encodes_listed")
+def test_encode_set_checks_raw_text(student):
+    """con un conjunto, un especial no nombrado que se solapa con uno nombrado lanza ValueError"""
+    with pytest.raises(ValueError):
+        student.encode("ho<|fin|>\nho", HOLA, SPECIALS, allowed_special={"<|fin|>"})
+
+
+@grade("encode", hint="Un nombre del conjunto que no es un token especial no tiene id: ignóralo (no lo busques en "
+                      "special_tokens).")
+@pytest.mark.requires("test_encode_set_encodes_listed")
+def test_encode_set_ignores_unknown_names(student):
+    """con un conjunto, los nombres que no son especiales se ignoran"""
+    assert student.encode("ho<|otro|>", HOLA, SPECIALS, allowed_special={"<|otro|>", "<|nada|>"}) == [256, 302]
+
+
 @grade("encode", weight=2, hint="Si dos especiales empiezan en el mismo sitio, gana el más largo: ordénalos de más largo "
                                 "a más corto en la alternativa de la expresión regular.")
 def test_encode_longest_special_wins(student):
     """si dos especiales se solapan, gana el más largo"""
     assert student.encode("ho<|fin|>\nho<|fin|>", HOLA, SPECIALS, allowed_special="all") == [256, 301, 256, 300]
+
+
+@grade("encode", hint="Se busca de izquierda a derecha: gana el especial que empieza antes, aunque otro sea más largo; "
+                      "la longitud solo decide entre especiales que empiezan en el mismo sitio (una sola expresión "
+                      "regular con todos los nombres, no un nombre tras otro).")
+def test_encode_leftmost_special_wins(student):
+    """gana el especial que empieza antes, aunque otro sea más largo"""
+    assert student.encode("xabcdx", {}, {"ab": 300, "bcd": 301}, allowed_special="all") == [120, 300, 99, 100, 120]
 
 
 @grade("encode", weight=2, hint="Compara con el contraejemplo: los especiales permitidos pasan a su id y el resto del "
