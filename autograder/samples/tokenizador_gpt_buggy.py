@@ -348,6 +348,9 @@ def recover_merges(mergeable_ranks):
         merges[left, right] = rank
     return merges
 ''', {"test_recover_merges_byte_permutation"}, "propio rango"),
+    mutant("recover_merges_small_ranks_are_bytes", "skips every token of rank below 256 as if it were a single byte",
+           "recover_merges", [("        if len(token) < 2:\n", "        if rank < 256:\n")],
+           {"test_recover_merges_small_ranks"}, "len(token) == 1"),
     rewrite("recover_merges_assumes_sorted_table", "re-encodes each token with the merges found so far, "
             "which needs the table sorted by rank", '''
 def recover_merges(mergeable_ranks):

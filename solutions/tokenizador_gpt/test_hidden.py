@@ -464,6 +464,14 @@ def test_recover_merges_byte_permutation(student):
     assert student.recover_merges(table) == {(158, 157): 256, (256, 156): 257, (156, 158): 258}
 
 
+@grade("recover_merges", hint="Un byte suelto es un token de un solo byte (len(token) == 1), no uno de rango menor que "
+                              "256: en una tabla pequeña, un token de dos bytes puede tener rango 3.")
+def test_recover_merges_small_ranks(student):
+    """en una tabla pequeña, los tokens de varios bytes pueden tener rango menor que 256"""
+    table = {b"\x00": 0, b"\x01": 1, b"\x02": 2, b"\x00\x01": 3, b"\x00\x01\x02": 4}
+    assert student.recover_merges(table) == {(0, 1): 3, (3, 2): 4}
+
+
 @grade("recover_merges", hint="La tabla puede llegar en cualquier orden: decide los padres por los rangos, no por el "
                               "orden en que recorres el diccionario.")
 @pytest.mark.requires("test_recover_merges_trained_table")
