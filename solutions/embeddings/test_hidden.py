@@ -56,6 +56,13 @@ def expect_type(value, kind, what):
     return value
 
 
+def expect_number(value, what):
+    """One number (int or float, numpy scalars too), not an array: for tests about the value, not the type."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise Feedback(f"{what} debe devolver un número, no un {type(value).__name__}.")
+    return value
+
+
 def expect_shape(value, shape, what):
     """An array of the expected shape; the message names only the number of dimensions, which the spec fixes."""
     expect_type(value, np.ndarray, what)
@@ -122,9 +129,9 @@ def test_embedding_params_gpt2(student):
 @grade("embedding_params", hint="Multiplica vocab_size por dim para cualquier tamaño, no solo para GPT-2.")
 def test_embedding_params_other_sizes(student):
     """otros tamaños de vocabulario y de embedding"""
-    assert expect_type(student.embedding_params(10, 3), int, "embedding_params") == 30
-    assert expect_type(student.embedding_params(32000, 4096), int, "embedding_params") == 131_072_000
-    assert expect_type(student.embedding_params(1, 1), int, "embedding_params") == 1
+    assert expect_number(student.embedding_params(10, 3), "embedding_params") == 30
+    assert expect_number(student.embedding_params(32000, 4096), "embedding_params") == 131_072_000
+    assert expect_number(student.embedding_params(1, 1), "embedding_params") == 1
 
 
 # --- embed ------------------------------------------------------------------------------
@@ -198,10 +205,10 @@ def test_cosine_published_values(student):
                       "no debe cambiar el resultado.")
 def test_cosine_ignores_length(student):
     """escalar un vector no cambia el coseno"""
-    assert expect_type(student.cosine(DOCTOR, 3 * MEDICO), float, "cosine") == pytest.approx(
+    assert expect_number(student.cosine(DOCTOR, 3 * MEDICO), "cosine") == pytest.approx(
         0.86 / math.sqrt(0.74), **TIGHT)
-    assert expect_type(student.cosine(np.array([0.02, 0.0, 0.0]), np.array([5.0, 0.0, 5.0])), float,
-                       "cosine") == pytest.approx(math.sqrt(0.5), **TIGHT)
+    assert expect_number(student.cosine(np.array([0.02, 0.0, 0.0]), np.array([5.0, 0.0, 5.0])),
+                         "cosine") == pytest.approx(math.sqrt(0.5), **TIGHT)
 
 
 @grade("cosine", hint="El coseno va de -1 a 1: vectores opuestos dan -1 y perpendiculares 0. No tomes el valor "
@@ -212,7 +219,7 @@ def test_cosine_opposite_and_orthogonal(student):
     for a, b, expected in ((np.array([0.6, 0.8]), np.array([-0.6, -0.8]), -1.0),
                            (np.array([1.0, 0.0]), np.array([0.0, 5.0]), 0.0),
                            (np.array([1.0, 0.0]), np.array([-0.6, 0.8]), -0.6)):
-        assert expect_type(student.cosine(a, b), float, "cosine") == pytest.approx(expected, **TIGHT)
+        assert expect_number(student.cosine(a, b), "cosine") == pytest.approx(expected, **TIGHT)
 
 
 @grade("cosine", hint="Con el vector cero el coseno no está definido (se dividiría por 0): lanza ValueError "
@@ -263,10 +270,10 @@ def test_euclidean_published_values(student):
                          "sería sumar valores absolutos en vez de la suma de los cuadrados).")
 def test_euclidean_takes_the_square_root(student):
     """el triángulo 3-4-5: se toma la raíz cuadrada"""
-    assert expect_type(student.euclidean(np.array([3.0, 4.0]), np.zeros(2)), float, "euclidean") == pytest.approx(
+    assert expect_number(student.euclidean(np.array([3.0, 4.0]), np.zeros(2)), "euclidean") == pytest.approx(
         5.0, **TIGHT)
-    assert expect_type(student.euclidean(np.array([1.0, 1.0, 1.0, 1.0]), np.zeros(4)), float,
-                       "euclidean") == pytest.approx(2.0, **TIGHT)
+    assert expect_number(student.euclidean(np.array([1.0, 1.0, 1.0, 1.0]), np.zeros(4)),
+                         "euclidean") == pytest.approx(2.0, **TIGHT)
 
 
 @grade("euclidean", hint="Resta los vectores y luego mide: norm(a - b), no norm(a) - norm(b). La distancia nunca es "
@@ -278,7 +285,7 @@ def test_euclidean_symmetric_and_non_negative(student):
     a, b = np.array([1.0, 0.0, 2.0]), np.array([1.0, 1.0, 2.0])
     for x, y, expected in ((a, b, 1.0), (b, a, 1.0), (np.array([0.5, 0.0]), np.array([-0.5, 0.0]), 1.0),
                            (b, b.copy(), 0.0)):
-        assert expect_type(student.euclidean(x, y), float, "euclidean") == pytest.approx(expected, **TIGHT)
+        assert expect_number(student.euclidean(x, y), "euclidean") == pytest.approx(expected, **TIGHT)
 
 
 @grade("euclidean", weight=2, hint="Compara con el contraejemplo: raíz de la suma de (a_i - b_i)².", backstop=True)
@@ -557,7 +564,7 @@ def test_sgns_stable_for_large_scores(student):
     for u_o, u_neg, loss in ((np.array([-100.0, 3.0]), np.array([[100.0, 1.0]]), 2000.0),  # scores -1000 and +1000
                              (np.array([100.0, 3.0]), np.array([[-100.0, 1.0]]), 0.0)):  # scores +1000 and -1000
         result = student.sgns_loss_and_grads(v_c, u_o, u_neg)
-        expect_type(result[0], float, "la pérdida de sgns_loss_and_grads")
+        expect_number(result[0], "la pérdida de sgns_loss_and_grads")
         assert math.isfinite(result[0])
         assert result[0] == pytest.approx(loss, rel=1e-9, abs=1e-9)
         assert all(np.all(np.isfinite(np.asarray(grad, dtype=float))) for grad in result[1:])
@@ -601,7 +608,7 @@ def test_distance_ratio_seen_from_the_first_point(student):
     # Every other point at distance 1 of points[0] (ratio 1), at different distances from the origin.
     for points in ([[5.0, 5.0], [6.0, 5.0], [5.0, 4.0], [4.0, 5.0]],
                    [[-1.0, 2.0, 0.0], [-1.0, 2.0, 2.0], [1.0, 2.0, 0.0]]):
-        assert expect_type(student.distance_ratio(np.array(points)), float, "distance_ratio") == pytest.approx(
+        assert expect_number(student.distance_ratio(np.array(points)), "distance_ratio") == pytest.approx(
             1.0, **TIGHT)
 
 
