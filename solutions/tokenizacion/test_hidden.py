@@ -66,6 +66,14 @@ def test_tokenize_chars_published_sentence(student):
                       "f", "i", "e", "b", "r", "e", " ", "a", "l", "t", "a"]
 
 
+@grade("tokenize_chars", hint="El espacio entre dos palabras también es un carácter: cada carácter del texto, espacios "
+                              "incluidos, es un token. No lo saltes.")
+def test_tokenize_chars_inner_spaces_are_tokens(student):
+    """los espacios entre palabras son tokens"""
+    assert student.tokenize_chars("tos seca") == ["t", "o", "s", " ", "s", "e", "c", "a"]
+    assert student.tokenize_chars("a  b") == ["a", " ", " ", "b"]
+
+
 @grade("tokenize_chars", hint="No limpies el texto: los espacios del principio y del final, los tabuladores y los "
                               "saltos de línea también son caracteres y cada uno es un token.")
 def test_tokenize_chars_keeps_all_whitespace(student):
