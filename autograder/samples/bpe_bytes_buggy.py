@@ -41,7 +41,7 @@ def get_stats(ids, counts=None):
            [("counts=None):", "counts={}):"), ("    counts = {} if counts is None else counts\n", "")],
            {"test_get_stats_counts_pairs", "test_get_stats_repeated_pairs_add_up", "test_get_stats_overlapping_pairs",
             "test_get_stats_short_lists", "test_get_stats_fresh_dict_each_call"},
-           "Un par que aparece varias veces"),
+           "No uses `counts={}`"),
 
     # --- merge --------------------------------------------------------------------------
     rewrite("merge_overlapping", "replaces every occurrence, overlapping ones included", '''
@@ -87,6 +87,9 @@ def merge(ids, pair, idx):
     mutant("build_vocab_in_dict_order", "builds merged tokens in the dict's order, not by id", "build_vocab",
            [("sorted(merges.items(), key=lambda item: item[1])", "merges.items()")],
            {"test_build_vocab_unordered_merges"}, "id creciente"),
+    mutant("build_vocab_sorted_by_pair", "sorts the merges by their pair (sorted(merges.items())), not by id",
+           "build_vocab", [("sorted(merges.items(), key=lambda item: item[1])", "sorted(merges.items())")],
+           {"test_build_vocab_sorted_by_id_not_by_pair"}, "ordena por el par"),
     rewrite("encode_by_frequency", "merges the most frequent pair of the input instead of the lowest merge id", '''
 def encode(text, merges):
     ids = list(text.encode("utf-8"))
