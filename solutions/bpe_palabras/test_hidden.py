@@ -211,6 +211,16 @@ def test_train_bpe_published_vocabulary(student, reference, memo):
     assert reference.tokenize("pacientes", merges) == ["pacientes_"]
 
 
+# Before the tie test: a missing marker also changes the medical merges, and failed fixed cases are shown
+# in file order, so this hint is read first.
+@grade("train_bpe", hint="Añade la marca `end` como un símbolo más al final de cada palabra: por defecto '_', pero "
+                         "usa la que te pasen (por ejemplo '</w>').")
+def test_train_bpe_end_marker(student):
+    """añade la marca de fin de palabra que se le pasa"""
+    assert [tuple(m) for m in student.train_bpe({"yo": 2, "yoyo": 1}, 2)] == [("y", "o"), ("yo", "_")]
+    assert [tuple(m) for m in student.train_bpe({"yo": 2, "yoyo": 1}, 2, end="</w>")] == [("y", "o"), ("yo", "</w>")]
+
+
 @grade("train_bpe", weight=3, hint="En un empate gana la primera aparición: el par que aparece primero al recorrer las "
                                    "palabras en el orden del corpus, cada una de izquierda a derecha (no el menor "
                                    "alfabéticamente ni el último). Un dict rellenado en ese orden y max() lo consiguen "
@@ -238,14 +248,6 @@ def test_train_bpe_gato_pato(student):
     assert [tuple(m) for m in student.train_bpe(dict(GATO), 10, end=None, min_count=2)] == GATO_MERGES
 
 
-@grade("train_bpe", hint="Añade la marca `end` como un símbolo más al final de cada palabra: por defecto '_', pero "
-                         "usa la que te pasen (por ejemplo '</w>').")
-def test_train_bpe_end_marker(student):
-    """añade la marca de fin de palabra que se le pasa"""
-    assert [tuple(m) for m in student.train_bpe({"yo": 2, "yoyo": 1}, 2)] == [("y", "o"), ("yo", "_")]
-    assert [tuple(m) for m in student.train_bpe({"yo": 2, "yoyo": 1}, 2, end="</w>")] == [("y", "o"), ("yo", "</w>")]
-
-
 @grade("train_bpe", hint="Con end=None no se añade ninguna marca: la palabra son solo sus caracteres.")
 def test_train_bpe_no_marker_when_end_is_none(student):
     """sin marca de fin cuando end es None"""
@@ -270,6 +272,14 @@ def test_train_bpe_min_count(student):
     assert [tuple(m) for m in merges] == [("m", "a"), ("ma", "s")]
 
 
+@grade("train_bpe", weight=2, hint="Usa el parámetro min_count, que por defecto vale 1: entonces un par que aparece "
+                                   "una sola vez también se fusiona, y solo se para antes si no queda ningún par.")
+def test_train_bpe_default_min_count_merges_single_pairs(student):
+    """con el min_count por defecto se fusionan también los pares que aparecen una vez"""
+    # Every pair appears once; only the number of merges is checked (ties and the marker have their own tests).
+    assert len(student.train_bpe({"sol": 1, "mar": 1}, 3)) == 3
+
+
 @grade("train_bpe", weight=3, hint="Compara con el contraejemplo: par más frecuente, empate por primera aparición, "
                                    "marca de fin, min_count y parada temprana.", backstop=True)
 @settings(max_examples=25)
@@ -281,6 +291,16 @@ def test_train_bpe_matches_reference(student, reference, corpus, num_merges, end
 
 
 # --- tokenize ---------------------------------------------------------------------------
+
+# Before the published medical case: reversed merges fail both, and failed fixed cases are shown in file
+# order, so this hint is read first.
+@grade("tokenize", hint="Aplica las fusiones en el orden en que se aprendieron (del principio de la lista al final), "
+                        "no al revés.")
+def test_tokenize_learned_order(student):
+    """aplica las fusiones en el orden aprendido"""
+    # Only the symbols before the end marker: the marker has tests of its own.
+    assert list(student.tokenize("rosos", [("o", "s"), ("r", "o")]))[:3] == ["r", "os", "os"]
+
 
 @grade("tokenize", weight=3, hint="Parte de los caracteres de la palabra más la marca '_', aplica cada fusión, en el "
                                   "orden de la lista, a toda la palabra y devuelve una lista.")
@@ -303,14 +323,6 @@ def test_tokenize_published_small_examples(student):
     assert list(student.tokenize("lowest", list(LOW_MERGES), end=None)) == ["low", "est"]
     assert list(student.tokenize("slow", list(LOW_MERGES), end=None)) == ["s", "low"]
     assert list(student.tokenize("gatita", list(GATO_MERGES), end=None)) == ["g", "at", "i", "t", "a"]
-
-
-@grade("tokenize", hint="Aplica las fusiones en el orden en que se aprendieron (del principio de la lista al final), "
-                        "no al revés.")
-def test_tokenize_learned_order(student):
-    """aplica las fusiones en el orden aprendido"""
-    # Only the symbols before the end marker: the marker has tests of its own.
-    assert list(student.tokenize("rosos", [("o", "s"), ("r", "o")]))[:3] == ["r", "os", "os"]
 
 
 @grade("tokenize", hint="El orden lo da la lista de fusiones, no lo frecuente que sea cada par dentro de la palabra "
