@@ -13,6 +13,7 @@ import dataclasses
 import multiprocessing
 import os
 import signal
+import threading
 import time
 import traceback
 from multiprocessing.connection import wait
@@ -31,6 +32,7 @@ class SelfCheckFailed(RuntimeError):
 def _child(connection, course, assignment, submission, suite) -> None:
     # Ctrl-C reaches the whole process group; only the parent decides what an interruption means.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         result = grade_submission(course, assignment, submission, suite=suite)
         connection.send(("ok", dataclasses.asdict(result)))
@@ -83,8 +85,10 @@ def grade_batch(course, assignment, submissions: list[Path], jobs: int | None = 
         if on_result is not None:
             on_result(result)
 
+    stop = _StopRequests()
     try:
         while pending or running:
+            stop.check()
             while pending and len(running) < jobs:
                 index, submission = pending.pop(0)
                 receiver, sender = context.Pipe(duplex=False)
@@ -116,4 +120,34 @@ def grade_batch(course, assignment, submissions: list[Path], jobs: int | None = 
         for _, process, _ in running.values():
             process.kill()
             process.join()
+        stop.restore()
     return [results[i] for i in range(len(submissions))]
+
+
+class _StopRequests:
+    """Ctrl-C and SIGTERM during a batch, as a flag the batch loop checks between steps.
+
+    A KeyboardInterrupt raised wherever the signal happens to land can be lost: inside an
+    at-fork handler (while a grading process is being forked) Python prints it as "Exception
+    ignored" and the batch runs on. The flag is checked at least once a second, and the loop
+    then raises KeyboardInterrupt itself, where it is always seen."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self):
+        self.received: list[int] = []
+        self.previous = {}
+        if threading.current_thread() is threading.main_thread():
+            self.previous = {number: signal.signal(number, self._record) for number in self.SIGNALS}
+
+    def _record(self, number, frame) -> None:
+        self.received.append(number)
+
+    def check(self) -> None:
+        if self.received:
+            raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        for number, handler in self.previous.items():
+            signal.signal(number, handler)
+        self.previous = {}

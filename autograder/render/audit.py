@@ -74,7 +74,8 @@ def html(audits) -> str:
     for audit in audits:
         body.append(f"<h2 id=\"{esc(audit.assignment)}\">{esc(audit.assignment)}: {esc(audit.title)}</h2>")
         for section, title in SECTIONS.items():
-            checks = audit.section(section)
+            # Problems first: an instructor reads the page to find what to fix.
+            checks = sorted(audit.section(section), key=lambda c: bool(c.ok or c.equivalent))
             if not checks:
                 continue
             body.append(f"<h3>{esc(title)}</h3>")
