@@ -225,6 +225,10 @@ def cmd_grade(course, args) -> int:
     if args.lms:
         print("error: --lms imports a whole class; do not name submissions as well", file=sys.stderr)
         return EXIT_USAGE
+    if len(args.submissions) > 1 and args.results and args.results.exists() and not args.results.is_dir():
+        print(f"error: --results {args.results} is a file; several submissions need a folder for their "
+              "results files", file=sys.stderr)
+        return EXIT_USAGE
     print_defences(describe_defences())
     outputs = dict(zip(map(str, args.submissions), results_paths(args.submissions, args.results)))
 

@@ -77,3 +77,11 @@ def test_unknown_assignment_is_a_usage_error(tmp_path, capsys):
 ])
 def test_results_file_names(paths, expected):
     assert [str(p) for p in results_paths([Path(p) for p in paths], None)] == expected
+
+
+def test_several_submissions_need_a_results_folder_not_a_file(tmp_path, capsys):
+    taken = tmp_path / "results.json"
+    taken.write_text("{}", encoding="utf-8")
+    code = main(["grade", "bpe_bytes", str(tmp_path / "a.py"), str(tmp_path / "b.py"), "--results", str(taken)])
+    assert code == 2 and "is a file" in capsys.readouterr().err
+    assert taken.read_text(encoding="utf-8") == "{}"

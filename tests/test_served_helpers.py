@@ -149,3 +149,19 @@ def test_an_object_that_cannot_cross_is_left_for_the_students_own_helper():
 
     with pytest.raises(codec.UnsupportedType):
         codec.encode_value(as_plain([Mine(1)]))
+
+
+# --- answers and modules a correct student may write ----------------------------------------
+
+def test_a_named_tuple_answer_travels_as_the_tuple_it_is():
+    Pair = collections.namedtuple("Pair", "loss grad")
+    assert codec.decode_value(codec.encode_value(Pair(1.5, [2.0]))) == (1.5, [2.0])
+    assert type(codec.decode_value(codec.encode_value(Pair(1.5, [2.0])))) is tuple
+
+
+def test_a_module_submission_with_a_dataclass_loads(fast_bpe_bytes, course, tmp_path):
+    sample = samples.Sample("dataclass_module", "correct", "", first_cells=(
+        "import dataclasses\n\n@dataclasses.dataclass(frozen=True)\nclass Par:\n    a: int\n    b: int\n",))
+    path = samples.build_module(fast_bpe_bytes, sample, tmp_path / "bpe_bytes.py")
+    (result,) = grade_batch(course, fast_bpe_bytes, [path], jobs=1)
+    assert result.score == 100 and not result.load.failed_cells, result.load

@@ -57,6 +57,9 @@ def encode_value(value, depth: int = 0):
         return ["s", value]
     if kind is bytes:
         return ["y", base64.b64encode(value).decode("ascii")]
+    if kind is not tuple and isinstance(value, tuple) and hasattr(kind, "_fields"):
+        # A named tuple is the tuple it holds (a NamedTuple answer where the spec asks for a tuple).
+        return ["t", [encode_value(item, depth + 1) for item in tuple.__iter__(value)]]
     if kind in (list, tuple, set, frozenset):
         items = sorted(value, key=_sort_key) if kind in (set, frozenset) else value
         tag = {list: "l", tuple: "t", set: "S", frozenset: "F"}[kind]

@@ -23,6 +23,7 @@ import platform
 import resource
 import sys
 import traceback
+import types
 
 from autograder.sandbox import codec, served
 
@@ -212,8 +213,16 @@ class Student:
         self.sources: dict[str, str] = {}
 
     def load(self, request: dict, send) -> dict:
-        self.namespace = {"__name__": request.get("module_name", "__main__"),
-                          "__builtins__": builtins, "get_ipython": _NoIPython}
+        name = str(request.get("module_name", "__main__"))
+        module = sys.modules.get(name) if name == "__main__" else types.ModuleType(name)
+        if name != "__main__":
+            # A .py submission runs as the module it is: @dataclass, pickle and typing look their
+            # module up in sys.modules. (A notebook runs as __main__, as in Jupyter.)
+            sys.modules[name] = module
+            self.namespace = module.__dict__
+        else:
+            self.namespace = {"__name__": "__main__"}
+        self.namespace.update({"__builtins__": builtins, "get_ipython": _NoIPython})
         results, output = [], _CappedOutput()
         for index, cell in enumerate(request["cells"]):
             send({"op": "progress", "cell": index})
