@@ -33,7 +33,7 @@ BUGGY = [
            [('chunks = [list(chunk.encode("utf-8")) for chunk in pretokenize(text, pattern)]',
              'chunks = [list(text.encode("utf-8"))]')],
            {"test_train_regex_bpe_pairs_stay_in_chunks", "test_train_regex_bpe_gpt4_default",
-            "test_train_regex_bpe_stops_when_no_pair_left"}, "nunca cruzan"),
+            "test_train_regex_bpe_stops_when_no_pair_left", "test_train_regex_bpe_published_example"}, "nunca cruzan"),
     mutant("train_regex_bpe_smallest_pair_ties", "breaks ties by the smallest pair instead of the first occurrence",
            "train_regex_bpe",
            [("pair = max(stats, key=stats.get)", "pair = min(stats, key=lambda p: (-stats[p], p))")],
@@ -94,7 +94,7 @@ def train_regex_bpe(text, vocab_size, pattern=GPT4_SPLIT_PATTERN):
                     i += 1
             chunks[k] = out
     return merges
-''', {"test_train_regex_bpe_stops_when_no_pair_left"}, "ningún par"),
+''', {"test_train_regex_bpe_stops_when_no_pair_left", "test_train_regex_bpe_published_example"}, "ningún par"),
     mutant("train_regex_bpe_ignores_pattern", "always chunks with the default pattern", "train_regex_bpe",
            [("in pretokenize(text, pattern)", "in pretokenize(text)")],
            {"test_train_regex_bpe_uses_pattern"}, "`pattern` que recibes"),
@@ -205,6 +205,10 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
            {"test_encode_ordinary_uses_pattern"}, "`pattern` que recibes"),
 
     # --- encode -------------------------------------------------------------------------
+    mutant("encode_ignores_pattern", "hands encode_ordinary no pattern, so it always chunks with GPT-4's", "encode",
+           [("return encode_ordinary(text, merges, pattern)", "return encode_ordinary(text, merges)"),
+            ("out.extend(encode_ordinary(part, merges, pattern))", "out.extend(encode_ordinary(part, merges))")],
+           {"test_encode_uses_pattern"}, "`pattern` que recibes"),
     mutant("encode_shortest_special_first", "tries the shortest special token first where two overlap", "encode",
            [("sorted(allowed, key=len, reverse=True)", "sorted(allowed, key=len)")],
            {"test_encode_longest_special_wins"}, "gana el más largo"),
@@ -221,7 +225,7 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
     mutant("encode_specials_unescaped", "builds the special-token regex without escaping the names", "encode",
            [("regex.escape(name)", "name")],
            {"test_encode_all_specials", "test_encode_set_encodes_listed", "test_encode_longest_special_wins",
-            "test_encode_set_ignores_unknown_names"}, "regex.escape"),
+            "test_encode_set_ignores_unknown_names", "test_encode_uses_pattern"}, "regex.escape"),
 
     rewrite("encode_longest_special_anywhere", "cuts the text by one special name after another, longest first, "
             "so a longer name wins even when a shorter one starts earlier", '''
@@ -326,7 +330,7 @@ def recover_merges(mergeable_ranks):
                 merges[left, right] = rank
                 break
     return merges
-''', {"test_recover_merges_bpe_split_not_first_split"}, "primer corte"),
+''', {"test_recover_merges_bpe_split_not_first_split", "test_recover_merges_repeated_pair_leftmost"}, "primer corte"),
     rewrite("recover_merges_byte_values", "names single-byte parents by their byte value, not by their rank", '''
 def recover_merges(mergeable_ranks):
     merges = {}
@@ -369,4 +373,7 @@ def recover_merges(mergeable_ranks):
         merges[ids[0], ids[1]] = rank
     return merges
 ''', {"test_recover_merges_unordered_table"}, "cualquier orden"),
+    mutant("recover_merges_rightmost_tie", "merges the last occurrence of a repeated lowest-rank pair, not the first",
+           "recover_merges", [("if r < best_rank:", "if r <= best_rank:")],
+           {"test_recover_merges_repeated_pair_leftmost"}, "más a la izquierda"),
 ]

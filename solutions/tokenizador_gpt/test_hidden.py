@@ -30,6 +30,7 @@ PUBLISHED_EXAMPLES = {
     "test_encode_ordinary_chunks_first",
     "test_encode_ordinary_gpt4_default",
     "test_encode_ordinary_published_example",
+    "test_train_regex_bpe_published_example",
     "test_train_regex_bpe_uses_pattern",
 }
 
@@ -105,7 +106,7 @@ def test_pretokenize_matches_reference(student, reference, pattern, text):
                                          "trozo, fusiona el más frecuente con el id 256 + k en todos los trozos y repite.")
 def test_train_regex_bpe_published_example(student):
     """reproduce el ejemplo trabajado perro. perro! perro?"""
-    result = student.train_regex_bpe("perro. perro! perro?", 261)
+    result = student.train_regex_bpe("perro. perro! perro?", 300)
     expect_type(result, dict, "train_regex_bpe")
     assert result == {(112, 101): 256, (256, 114): 257, (257, 114): 258, (258, 111): 259, (32, 259): 260}
 
@@ -189,7 +190,7 @@ def test_train_regex_bpe_rejects_small_vocab(student):
 @pytest.mark.requires("test_train_regex_bpe_published_example")
 def test_train_regex_bpe_vocab_size_256(student):
     """con vocab_size = 256 no aprende ninguna fusión"""
-    assert student.train_regex_bpe("perro", 256) == {}
+    assert student.train_regex_bpe("la lana", 256) == {}
 
 
 @grade("train_regex_bpe", weight=2, hint="Compara con el contraejemplo: pares dentro de cada trozo, el más frecuente, "
@@ -366,6 +367,16 @@ def test_encode_leftmost_special_wins(student):
     assert student.encode("xabcdx", {}, {"ab": 300, "bcd": 301}, allowed_special="all") == [120, 300, 99, 100, 120]
 
 
+@grade("encode", hint="Pasa el `pattern` que recibes a encode_ordinary, también para el texto de entre los "
+                      "especiales: no cortes siempre con el patrón de GPT-4.")
+def test_encode_uses_pattern(student, reference):
+    """usa el patrón que recibe, con especiales y sin ellos"""
+    digits = {(48, 48): 256, (256, 256): 257, (49, 257): 258}
+    gpt2 = reference.GPT2_SPLIT_PATTERN
+    assert student.encode("1000000", digits, SPECIALS, pattern=gpt2) == [258, 256]
+    assert student.encode("1000000<|fin|>", digits, SPECIALS, allowed_special="all", pattern=gpt2) == [258, 256, 300]
+
+
 @grade("encode", weight=2, hint="Compara con el contraejemplo: los especiales permitidos pasan a su id y el resto del "
                                 "texto, trozo a trozo, con encode_ordinary.", backstop=True)
 @settings(max_examples=25)
@@ -470,6 +481,15 @@ def test_recover_merges_small_ranks(student):
     """en una tabla pequeña, los tokens de varios bytes pueden tener rango menor que 256"""
     table = {b"\x00": 0, b"\x01": 1, b"\x02": 2, b"\x00\x01": 3, b"\x00\x01\x02": 4}
     assert student.recover_merges(table) == {(0, 1): 3, (3, 2): 4}
+
+
+@grade("recover_merges", hint="Si el par de rango más bajo aparece más de una vez en el token, fusiona el de más a la "
+                              "izquierda, como BPE al entrenar: en un empate de rangos quédate con el primero que "
+                              "encuentras, no con el último.")
+def test_recover_merges_repeated_pair_leftmost(student):
+    """si el par de rango más bajo se repite, fusiona primero el de la izquierda"""
+    table = as_ranks({}) | {b"aa": 256, b"aaa": 257}
+    assert student.recover_merges(table) == {(97, 97): 256, (256, 97): 257}
 
 
 @grade("recover_merges", hint="La tabla puede llegar en cualquier orden: decide los padres por los rangos, no por el "
