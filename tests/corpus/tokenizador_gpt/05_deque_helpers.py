@@ -17,10 +17,10 @@ def pretokenize(text, pattern=GPT4_SPLIT_PATTERN):
 
 
 def get_stats(ids, counts=None):
-    counts = {} if counts is None else counts
-    for pair in zip(ids, islice(ids, 1, None)):
-        counts[pair] = counts.get(pair, 0) + 1
-    return counts
+    tally = {} if counts is None else counts
+    for left, right in zip(ids, islice(ids, 1, None)):
+        tally[left, right] = tally.get((left, right), 0) + 1
+    return tally
 
 
 def merge(ids, pair, idx):
