@@ -27,7 +27,7 @@ BUGGY = [
     # --- embedding_params ---------------------------------------------------------------
     mutant("embedding_params_adds", "adds the vocabulary size and the dimension instead of multiplying", "embedding_params",
            [("return vocab_size * dim", "return vocab_size + dim")],
-           {"test_embedding_params_gpt2", "test_embedding_params_other_sizes"}, "vocab_size * dim"),
+           {"test_embedding_params_gpt2", "test_embedding_params_other_sizes"}, "Multiplica vocab_size por dim"),
 
     # --- embed --------------------------------------------------------------------------
     mutant("embed_wraps_negative_ids", "trusts numpy indexing: E[-1] silently gives the last row", "embed",
@@ -43,7 +43,7 @@ def embed(ids, E):
     # --- cosine -------------------------------------------------------------------------
     mutant("cosine_dot_product", "returns the dot product, without dividing by the norms", "cosine",
            [("return float(np.sum(a * b) / (norm_a * norm_b))", "return float(np.sum(a * b))")],
-           {"test_cosine_published_values", "test_cosine_ignores_length"}, "producto de las dos normas"),
+           {"test_cosine_published_values", "test_cosine_ignores_length"}, "divide por |a| y por |b|"),
     mutant("cosine_absolute_value", "takes the absolute value, as if opposite vectors were similar", "cosine",
            [("return float(np.sum(a * b) / (norm_a * norm_b))", "return float(abs(np.sum(a * b)) / (norm_a * norm_b))")],
            {"test_cosine_opposite_and_orthogonal"}, "valor absoluto"),
@@ -106,19 +106,25 @@ def noise_distribution(counts, power=0.75):
     return (counts / counts.sum()) ** power
 ''', {"test_noise_distribution_sums_to_one"}, "eleva primero"),
     mutant("noise_distribution_ignores_power", "always uses 0.75, whatever `power` says", "noise_distribution",
-           [("** power", "** 0.75")], {"test_noise_distribution_uses_power"}, "argumento `power`"),
+           [("** power", "** 0.75")], {"test_noise_distribution_uses_power", "test_noise_distribution_integer_power"},
+           "argumento `power`"),
+    mutant("noise_distribution_integer_arithmetic", "raises the integer counts to the power as they are, in integers",
+           "noise_distribution",
+           [("np.asarray(counts, dtype=float)", "np.asarray(counts)")],
+           {"test_noise_distribution_integer_power"}, "pásalas a float"),
 
     # --- skipgram_pairs -----------------------------------------------------------------
     mutant("skipgram_pairs_self_pairs", "pairs each word with itself too (only checks the bounds)", "skipgram_pairs",
            [("if j != i:", "if 0 <= j < len(sentence):")],
-           {"test_skipgram_pairs_small_sentence", "test_skipgram_pairs_window_clipped_at_edges",
-            "test_skipgram_pairs_row_order", "test_skipgram_pairs_sentences_stay_apart",
-            "test_skipgram_pairs_repeated_word", "test_skipgram_pairs_none", "test_skipgram_pairs_matches_reference"},
-           "nunca consigo misma"),
+           {"test_skipgram_pairs_small_sentence", "test_skipgram_pairs_never_itself",
+            "test_skipgram_pairs_window_clipped_at_edges", "test_skipgram_pairs_row_order",
+            "test_skipgram_pairs_default_window", "test_skipgram_pairs_sentences_stay_apart",
+            "test_skipgram_pairs_repeated_word", "test_skipgram_pairs_none"}, "nunca forma pareja consigo misma"),
     mutant("skipgram_pairs_right_side_only", "looks only at the words after the centre", "skipgram_pairs",
            [(CONTEXT_RANGE, "range(i + 1, min(len(sentence), i + window + 1))")],
-           {"test_skipgram_pairs_small_sentence", "test_skipgram_pairs_window_clipped_at_edges",
-            "test_skipgram_pairs_row_order", "test_skipgram_pairs_sentences_stay_apart",
+           {"test_skipgram_pairs_small_sentence", "test_skipgram_pairs_both_sides",
+            "test_skipgram_pairs_window_clipped_at_edges", "test_skipgram_pairs_row_order",
+            "test_skipgram_pairs_default_window", "test_skipgram_pairs_sentences_stay_apart",
             "test_skipgram_pairs_repeated_word", "test_skipgram_pairs_matches_reference"}, "a los DOS lados"),
     mutant("skipgram_pairs_context_first", "writes each row as (context, centre)", "skipgram_pairs",
            [("pairs.append((center, sentence[j]))", "pairs.append((sentence[j], center))")],
@@ -145,8 +151,8 @@ def skipgram_pairs(sentences, window=2):
                     pairs.append((center, sentence[j]))
     return np.array(pairs, dtype=np.int64).reshape(len(pairs), 2)
 ''', {"test_skipgram_pairs_small_sentence", "test_skipgram_pairs_window_clipped_at_edges",
-      "test_skipgram_pairs_row_order", "test_skipgram_pairs_sentences_stay_apart",
-      "test_skipgram_pairs_repeated_word", "test_skipgram_pairs_none", "test_skipgram_pairs_matches_reference"},
+      "test_skipgram_pairs_row_order", "test_skipgram_pairs_default_window", "test_skipgram_pairs_sentences_stay_apart",
+      "test_skipgram_pairs_repeated_word", "test_skipgram_pairs_none", "test_skipgram_pairs_none_are_integers"},
     "da la vuelta"),
     rewrite("skipgram_pairs_crosses_sentences", "joins all sentences into one stream before pairing", '''
 def skipgram_pairs(sentences, window=2):
@@ -163,6 +169,13 @@ def skipgram_pairs(sentences, window=2):
     mutant("skipgram_pairs_flat_when_empty", "np.array(pairs) without reshape: no pairs gives shape (0,)", "skipgram_pairs",
            [("return np.array(pairs, dtype=np.int64).reshape(len(pairs), 2)", "return np.array(pairs, dtype=np.int64)")],
            {"test_skipgram_pairs_none"}, "forma (0, 2)"),
+    mutant("skipgram_pairs_float_when_empty", "np.array(pairs) without a dtype: no pairs gives a float array",
+           "skipgram_pairs",
+           [("return np.array(pairs, dtype=np.int64).reshape(len(pairs), 2)", "return np.array(pairs).reshape(-1, 2)")],
+           {"test_skipgram_pairs_none_are_integers"}, "array de ENTEROS"),
+    mutant("skipgram_pairs_default_window_5", "takes word2vec's usual window of 5 as the default, not 2",
+           "skipgram_pairs", [("def skipgram_pairs(sentences, window=2):", "def skipgram_pairs(sentences, window=5):")],
+           {"test_skipgram_pairs_default_window"}, "la ventana es 2"),
 
     # --- sgns_loss_and_grads ------------------------------------------------------------
     mutant("sgns_unstable_log_sigmoid", "takes the log of a naive sigmoid: infinite loss at ±1000", "sgns_loss_and_grads",

@@ -156,6 +156,16 @@ def test_embed_empty_ids(student):
     expect_shape(result, (0, 3), "embed")
 
 
+@grade("embed", hint="Un id mayor o igual que len(E) no tiene fila: lanza IndexError, no lo recortes a la última fila.")
+@pytest.mark.requires("test_embed_returns_rows_in_order")
+def test_embed_rejects_ids_past_the_end(student):
+    """un id >= len(E) lanza IndexError"""
+    with pytest.raises(IndexError):
+        student.embed([5], E_SMALL)
+    with pytest.raises(IndexError):
+        student.embed([1, 40], E_SMALL)
+
+
 @grade("embed", hint="Un id negativo es un error: lanza IndexError. En numpy E[-1] es la última fila, así que "
                      "comprueba tú mismo que 0 <= id < len(E).")
 @pytest.mark.requires("test_embed_returns_rows_in_order")
@@ -165,16 +175,6 @@ def test_embed_rejects_negative_ids(student):
         student.embed([-1], E_SMALL)
     with pytest.raises(IndexError):
         student.embed([0, 2, -5], E_SMALL)
-
-
-@grade("embed", hint="Un id mayor o igual que len(E) no tiene fila: lanza IndexError, no lo recortes a la última fila.")
-@pytest.mark.requires("test_embed_returns_rows_in_order")
-def test_embed_rejects_ids_past_the_end(student):
-    """un id >= len(E) lanza IndexError"""
-    with pytest.raises(IndexError):
-        student.embed([5], E_SMALL)
-    with pytest.raises(IndexError):
-        student.embed([1, 40], E_SMALL)
 
 
 @grade("embed", weight=2, hint="Compara con el contraejemplo: una fila de E por id, en orden.", backstop=True)
@@ -405,6 +405,20 @@ def test_noise_distribution_uses_power(student):
     assert (p / p[0]).tolist() == pytest.approx([1.0, 1.0, 1.0], **TIGHT)
 
 
+@grade("noise_distribution", hint="Las cuentas son enteros: pásalas a float antes de elevarlas (np.asarray(counts, "
+                                    "dtype=float)). Un array de enteros de numpy no admite potencias enteras negativas "
+                                    "y, con una potencia entera, se desborda cuando las cuentas son grandes.")
+def test_noise_distribution_integer_power(student):
+    """cuentas enteras y una potencia entera: negativa, o con cuentas muy grandes"""
+    # Ratios, not probabilities: this test is about computing in floats, not about normalising.
+    p = student.noise_distribution(np.array([1, 2, 4]), power=-1)
+    expect_shape(p, (3,), "noise_distribution")
+    assert (p / p[2]).tolist() == pytest.approx([4.0, 2.0, 1.0], **TIGHT)
+    p = student.noise_distribution(np.array([5_000_000_000, 1_000_000_000]), power=2)  # a large corpus' counts
+    expect_shape(p, (2,), "noise_distribution")
+    assert float(p[0] / p[1]) == pytest.approx(25.0, **TIGHT)
+
+
 @grade("noise_distribution", weight=2, hint="Compara con el contraejemplo: counts**power dividido por su suma.",
        backstop=True)
 @given(counts=st.lists(st.integers(1, 500), min_size=1, max_size=8), power=st.sampled_from([0.5, 0.75, 1.0]))
@@ -432,12 +446,25 @@ def test_skipgram_pairs_small_sentence(student):
     assert rows(result) == [(10, 11), (11, 10), (11, 12), (12, 11)]
 
 
-@grade("skipgram_pairs", weight=2, hint="Filas (centro, contexto), en este orden: frase, posición del centro y "
-                                        "posición del contexto de izquierda a derecha (de i - window a i + window).")
-def test_skipgram_pairs_row_order(student):
-    """filas (centro, contexto) en el orden pedido"""
-    result = student.skipgram_pairs([[5, 3, 9, 1]], window=2)
-    assert result.tolist() == [[5, 3], [5, 9], [3, 5], [3, 9], [3, 1], [9, 5], [9, 3], [9, 1], [1, 3], [1, 9]]
+@grade("skipgram_pairs", hint="Una palabra nunca forma pareja consigo misma: el contexto son las posiciones j con "
+                              "0 < |i - j| <= window, así que salta j == i.")
+@pytest.mark.requires("test_skipgram_pairs_small_sentence")
+def test_skipgram_pairs_never_itself(student):
+    """ninguna posición es su propio contexto"""
+    # Distinct ids in a sentence longer than the window: a row (x, x) can only be a position paired with itself.
+    for window in (1, 2, 3):
+        result = student.skipgram_pairs([[40, 41, 42, 43, 44]], window=window)
+        assert all(center != context for center, context in np.asarray(result).tolist())
+
+
+@grade("skipgram_pairs", hint="El contexto está a los DOS lados del centro: también las palabras de su izquierda, "
+                              "de i - window a i - 1, no solo las que vienen después.")
+def test_skipgram_pairs_both_sides(student):
+    """el contexto incluye las palabras a la izquierda del centro"""
+    sentence = [50, 51, 52, 53, 54]
+    for window in (1, 2):
+        found = set(rows(student.skipgram_pairs([sentence], window=window)))
+        assert all((sentence[i], sentence[j]) in found for i in range(5) for j in range(max(0, i - window), i))
 
 
 @grade("skipgram_pairs", hint="La ventana va de max(0, i - window) a min(len(frase) - 1, i + window): se recorta en "
@@ -448,6 +475,23 @@ def test_skipgram_pairs_window_clipped_at_edges(student):
     for window in (2, 3):
         expected = sorted((sentence[i], sentence[j]) for i in range(6) for j in range(6) if 0 < abs(i - j) <= window)
         assert rows(student.skipgram_pairs([sentence], window=window)) == expected
+
+
+@grade("skipgram_pairs", weight=2, hint="Filas (centro, contexto), en este orden: frase, posición del centro y "
+                                        "posición del contexto de izquierda a derecha (de i - window a i + window).")
+def test_skipgram_pairs_row_order(student):
+    """filas (centro, contexto) en el orden pedido"""
+    result = student.skipgram_pairs([[5, 3, 9, 1]], window=2)
+    assert result.tolist() == [[5, 3], [5, 9], [3, 5], [3, 9], [3, 1], [9, 5], [9, 3], [9, 1], [1, 3], [1, 9]]
+
+
+@grade("skipgram_pairs", hint="Si no te pasan `window`, la ventana es 2: es el valor por defecto de la firma, "
+                              "skipgram_pairs(sentences, window=2).")
+def test_skipgram_pairs_default_window(student):
+    """sin el argumento window, la ventana es 2"""
+    sentence = [30, 31, 32, 33, 34, 35]
+    expected = sorted((sentence[i], sentence[j]) for i in range(6) for j in range(6) if 0 < abs(i - j) <= 2)
+    assert rows(student.skipgram_pairs([sentence])) == expected
 
 
 @grade("skipgram_pairs", hint="Cada frase va por separado: la ventana no pasa del final de una frase al principio "
@@ -472,6 +516,19 @@ def test_skipgram_pairs_none(student):
     """sin parejas: forma (0, 2)"""
     expect_shape(student.skipgram_pairs([[7], [], [3]]), (0, 2), "skipgram_pairs")
     expect_shape(student.skipgram_pairs([]), (0, 2), "skipgram_pairs")
+
+
+@grade("skipgram_pairs", hint="Aunque no haya ninguna pareja, el resultado es un array de ENTEROS: np.array([]) "
+                              "es de floats, así que indica el tipo al crearlo (dtype=np.int64). Con un array de floats "
+                              "no se pueden elegir filas de una tabla.")
+@pytest.mark.requires("test_skipgram_pairs_small_sentence")
+def test_skipgram_pairs_none_are_integers(student):
+    """sin parejas, el array sigue siendo de enteros"""
+    for sentences in ([[7], [], [3]], []):
+        result = expect_type(student.skipgram_pairs(sentences), np.ndarray, "skipgram_pairs")
+        if result.dtype.kind not in "iu":
+            raise Feedback("skipgram_pairs debe devolver un array de enteros (dtype int) también cuando no hay "
+                           "parejas, no de floats.")
 
 
 @grade("skipgram_pairs", weight=2, hint="Compara con el contraejemplo: frase, centro, contexto de izquierda a "
@@ -524,16 +581,6 @@ def test_sgns_output_shapes(student):
     expect_shape(result[3], (3, 4), "grad_u_neg")
 
 
-@grade("sgns_loss_and_grads", weight=2, hint="grad_v_c = (σ(u_o·v_c) - 1)·u_o + Σ_k σ(u_k·v_c)·u_k: la pareja real "
-                                             "empuja con signo negativo y cada negativa con signo positivo.")
-def test_sgns_grad_v_c(student, reference):
-    """grad_v_c coincide con las diferencias finitas"""
-    grad = np.asarray(student.sgns_loss_and_grads(V_C, U_O, U_NEG)[1])
-    numeric = numeric_gradient(lambda v: sgns_loss(reference, v, U_O, U_NEG), V_C)
-    assert grad == pytest.approx(numeric, **GRADIENT)
-    assert grad == pytest.approx(reference.sgns_loss_and_grads(V_C, U_O, U_NEG)[1], **TIGHT)
-
-
 @grade("sgns_loss_and_grads", weight=2, hint="grad_u_o = (σ(u_o·v_c) - 1)·v_c: la derivada de -log σ(x) es "
                                              "σ(x) - 1, negativa.")
 def test_sgns_grad_u_o(student, reference):
@@ -554,6 +601,16 @@ def test_sgns_grad_u_neg(student, reference):
         raise Feedback("grad_u_neg debe tener una fila por cada muestra negativa: forma (K, d).")
     assert grad == pytest.approx(numeric, **GRADIENT)
     assert grad == pytest.approx(reference.sgns_loss_and_grads(V_C, U_O, U_NEG)[3], **TIGHT)
+
+
+@grade("sgns_loss_and_grads", weight=2, hint="grad_v_c = (σ(u_o·v_c) - 1)·u_o + Σ_k σ(u_k·v_c)·u_k: la pareja real "
+                                             "empuja con signo negativo y cada negativa con signo positivo.")
+def test_sgns_grad_v_c(student, reference):
+    """grad_v_c coincide con las diferencias finitas"""
+    grad = np.asarray(student.sgns_loss_and_grads(V_C, U_O, U_NEG)[1])
+    numeric = numeric_gradient(lambda v: sgns_loss(reference, v, U_O, U_NEG), V_C)
+    assert grad == pytest.approx(numeric, **GRADIENT)
+    assert grad == pytest.approx(reference.sgns_loss_and_grads(V_C, U_O, U_NEG)[1], **TIGHT)
 
 
 @grade("sgns_loss_and_grads", weight=2, hint="Con productos escalares de ±1000, σ vale 0 o 1 en coma flotante y "
