@@ -2,7 +2,9 @@
 
 tests/corpus/ID/ holds, per assignment, at least ten correct implementations written from
 the spec and the lesson alone (not from the suite), in deliberately different styles, plus
-third-party code adapted with the least glue (karpathy/minbpe, the Hugging Face course).
+reimplementations of third-party designs (karpathy/minbpe's tokenizers, the Hugging Face
+course's BPE) with only the patches the spec forces, each named. They follow those designs
+without copying their code, which this project does not commit.
 Each one is graded as a `.py` module and as a notebook (samples.from_module), through the
 hidden suite and the visible checks (`grade --visible`), and through the student-side CI
 checks that `release --ci` writes into the student's repository.
