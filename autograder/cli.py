@@ -115,10 +115,23 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument("assignment", nargs="?", help="assignment id from course.yml")
     audit.add_argument("--all", action="store_true", help="audit every assignment")
     audit.add_argument("--fast", action="store_true", help="grade a sample of the mutants (for CI)")
+    audit.add_argument("--only", type=_audit_sections, default=AUDIT_SECTIONS, metavar="PARTS",
+                       help=f"comma-separated parts to run (default: all of {','.join(AUDIT_SECTIONS)})")
     audit.add_argument("--jobs", type=int, default=None, help="parallel grading processes (default: all cores)")
     audit.add_argument("--output", type=Path, help="also write the Markdown report to this file")
     audit.add_argument("--html", type=Path, help="write the HTML report for instructors to this file")
     return parser
+
+
+AUDIT_SECTIONS = ("corpus", "catalogue", "mutant", "lookup")
+
+
+def _audit_sections(text: str) -> tuple[str, ...]:
+    parts = tuple(part.strip() for part in text.split(",") if part.strip())
+    unknown = [p for p in parts if p not in AUDIT_SECTIONS]
+    if unknown or not parts:
+        raise argparse.ArgumentTypeError(f"parts are {', '.join(AUDIT_SECTIONS)}; not {', '.join(unknown) or 'none'}")
+    return parts
 
 
 def _stop(signum, frame):
@@ -411,7 +424,8 @@ def cmd_audit(course, args) -> int:
     for assignment_id in ids:
         print(f"auditing {assignment_id}...", file=sys.stderr)
         try:
-            audits.append(audit_assignment(course, course.assignment(assignment_id), fast=args.fast, jobs=args.jobs))
+            audits.append(audit_assignment(course, course.assignment(assignment_id), fast=args.fast, jobs=args.jobs,
+                                           sections=args.only))
         except ValueError as error:  # an equivalent_mutants.yml that does not parse
             print(f"error: {error}", file=sys.stderr)
             return EXIT_USAGE

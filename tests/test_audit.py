@@ -74,8 +74,8 @@ def test_every_listed_equivalent_mutant_exists_and_has_a_reason(assignment_id):
 @pytest.fixture(scope="module")
 def audit_command(tmp_path_factory):
     folder = tmp_path_factory.mktemp("audit")
-    code = main(["audit", "tokenizacion", "--fast", "--jobs", "2", "--output", str(folder / "audit.md"),
-                 "--html", str(folder / "audit.html")])
+    code = main(["audit", "tokenizacion", "--fast", "--only", "mutant,lookup", "--jobs", "2",
+                 "--output", str(folder / "audit.md"), "--html", str(folder / "audit.html")])
     return code, (folder / "audit.md").read_text(encoding="utf-8"), folder / "audit.html"
 
 
@@ -91,7 +91,7 @@ def test_the_audit_page_in_a_browser(audit_command, tab):
     _, _, html_path = audit_command
     tab.navigate(html_path)
     assert tab.errors() == [] and tab.requested_urls() == [html_path.resolve().as_uri()]
-    assert tab.evaluate("document.querySelectorAll('#tokenizacion-corpus tbody tr').length") >= 40
+    assert tab.evaluate("document.querySelectorAll('#tokenizacion-mutant tbody tr').length") >= 12
     ARTIFACTS.mkdir(exist_ok=True)
     tab.screenshot(ARTIFACTS / "audit-tokenizacion.png")
     header = "document.querySelectorAll('#tokenizacion-mutant thead th')[1]"
@@ -102,6 +102,9 @@ def test_the_audit_page_in_a_browser(audit_command, tab):
 def test_the_audit_command_needs_one_assignment_or_all(capsys):
     assert main(["audit"]) == 2
     assert "name one assignment or --all" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["audit", "tokenizacion", "--only", "mutants"])
+    assert exit_info.value.code == 2 and "parts are corpus, catalogue, mutant, lookup" in capsys.readouterr().err
 
 
 def test_an_audit_that_finds_a_problem_says_so(tmp_path):

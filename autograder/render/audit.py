@@ -25,12 +25,16 @@ def summary_row(audit) -> dict[str, str]:
     equivalent = sum(bool(c.equivalent) for c in mutants)
     survivors = sum(not c.ok and not c.equivalent for c in mutants)
     lookup = audit.section("lookup")
+    def passed(checks) -> str:
+        return f"{sum(c.ok for c in checks)}/{len(checks)}" if checks else "not run"
+
     return {
         "assignment": audit.assignment,
-        "corpus": f"{sum(c.ok for c in corpus)}/{len(corpus)}",
-        "catalogue": f"{sum(c.ok for c in catalogue)}/{len(catalogue)}",
+        "corpus": passed(corpus),
+        "catalogue": passed(catalogue),
         "mutation score": _percent(audit.mutation_score),
-        "mutants": f"{audit.mutants_graded} of {audit.mutants_generated}; {equivalent} equivalent; {survivors} survived",
+        "mutants": (f"{audit.mutants_graded} of {audit.mutants_generated}; {equivalent} equivalent; "
+                    f"{survivors} survived" if audit.mutants_generated else "not run"),
         "lookup table": (f"{lookup[0].score:.2f} (published tests {audit.lookup_published_points:.2f})"
                          if lookup else "—"),
         "verdict": "OK" if audit.ok else "NEEDS WORK",
