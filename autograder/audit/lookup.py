@@ -10,17 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import io
 import json
 
 from autograder.grading.plugin import load_reference
+from autograder.grading.visible import run_checks_cells
 from autograder.notebook.lesson import load_source_notebook
 from autograder.samples import Sample, parameter_lists
 from autograder.sandbox import codec
-
-
-def _role(cell) -> dict:
-    return cell.get("metadata", {}).get("autograder", {})
 
 
 def _key(arguments: dict) -> str:
@@ -29,12 +25,7 @@ def _key(arguments: dict) -> str:
 
 def published_answers(assignment) -> dict[str, dict[str, list]]:
     """{function: {arguments as JSON: encoded answer}} for every call the visible checks make."""
-    release = load_source_notebook(assignment)
     reference = load_reference(assignment.solution_path)
-    namespace: dict = {"__name__": "__lookup__"}
-    for cell in release.cells:
-        if cell.cell_type == "code" and _role(cell).get("role") == "given":
-            exec(compile(cell.source, "<enunciado>", "exec"), namespace)
     answers: dict[str, dict[str, list]] = {name: {} for name in assignment.points}
 
     def recording(name):
@@ -53,11 +44,7 @@ def published_answers(assignment) -> dict[str, dict[str, list]]:
             return result
         return call
 
-    namespace.update({name: recording(name) for name in assignment.points})
-    for cell in release.cells:
-        if cell.cell_type == "code" and _role(cell).get("role") == "checks":
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(Exception):
-                exec(compile(cell.source, "<comprobaciones>", "exec"), dict(namespace))
+    run_checks_cells(load_source_notebook(assignment), {name: recording(name) for name in assignment.points})
     return answers
 
 

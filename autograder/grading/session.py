@@ -114,8 +114,9 @@ def score_tests(raw_tests, points: dict[str, float], visibility_of=None) -> list
     the bug: a student with one bug keeps most of it. Tests of the lesson's published examples
     (``published``) count on neither side of that proportion, since a table of those examples
     passes them: such a table earns their points and nothing of the catch-all. When every
-    specific test passed, the catch-all is the only one to see the bug and earns nothing. A test gated by `requires` shows no hint of its own: the basic test
-    that failed names the misconception.
+    specific test passed, the catch-all is the only one to see the bug and earns nothing.
+    A test gated by `requires` shows no hint of its own: the basic test that failed names
+    the misconception.
 
     `visibility_of(test_id, kind)` gives each test's Gradescope visibility (course.yml)."""
     weights: dict[str, float] = {}

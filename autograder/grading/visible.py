@@ -26,26 +26,34 @@ def _role(cell) -> dict:
     return cell.get("metadata", {}).get("autograder", {})
 
 
-def run_visible_checks(release, points: dict[str, float], session) -> list[RawTest]:
-    """One RawTest per checks cell of the release, in notebook order."""
+def run_checks_cells(release, functions: dict, before_each=lambda: None) -> list[tuple[object, str, object]]:
+    """Run the release's checks cells in notebook order, after the release's own given code, with
+    the graded names bound to `functions`: (cell, the function it checks, ExceptionInfo or None)."""
     namespace: dict = {"__name__": "__visible_checks__"}
     for cell in release.cells:
         if cell.cell_type == "code" and _role(cell).get("role") == "given":
             exec(compile(cell.source, "<enunciado>", "exec"), namespace)  # the release's own code
-    proxy = StudentProxy(session)
-    namespace.update({name: getattr(proxy, name) for name in points})
-    tests = []
+    namespace.update(functions)
+    outcomes = []
     for cell in release.cells:
         role = _role(cell)
         if cell.cell_type != "code" or role.get("role") != "checks":
             continue
-        session.new_test()
-        raw = RawTest(test_id=cell.metadata["nbgrader"]["grade_id"], title="comprobaciones visibles",
-                      function=role["function"], weight=1.0, hint=VISIBLE_HINT, requires=(), kind="visible")
+        before_each()
+        excinfo = None
         try:
             with contextlib.redirect_stdout(io.StringIO()):
                 exec(compile(cell.source, f"<comprobaciones de {role['function']}>", "exec"), dict(namespace))
         except Exception:
-            raw.excinfo = ExceptionInfo.from_current()
-        tests.append(raw)
-    return tests
+            excinfo = ExceptionInfo.from_current()
+        outcomes.append((cell, role["function"], excinfo))
+    return outcomes
+
+
+def run_visible_checks(release, points: dict[str, float], session) -> list[RawTest]:
+    """One RawTest per checks cell of the release, in notebook order."""
+    proxy = StudentProxy(session)
+    outcomes = run_checks_cells(release, {name: getattr(proxy, name) for name in points}, session.new_test)
+    return [RawTest(test_id=cell.metadata["nbgrader"]["grade_id"], title="comprobaciones visibles",
+                    function=function, weight=1.0, hint=VISIBLE_HINT, requires=(), kind="visible", excinfo=excinfo)
+            for cell, function, excinfo in outcomes]

@@ -55,10 +55,8 @@ def as_plain(value, depth: int = 0):
         return bytes(value)
     if isinstance(value, memoryview):
         return value.tobytes() if value.format in ("B", "b", "c") and value.ndim == 1 else as_plain(value.tolist(), deeper)
-    if isinstance(value, (collections.abc.Iterable, array.array)) and not isinstance(value, collections.abc.Iterator):
-        return [as_plain(item, deeper) for item in value]
-    if isinstance(value, collections.abc.Iterator):  # generators: consumed, as the helper would consume them
-        return [as_plain(item, deeper) for item in value]
+    if isinstance(value, collections.abc.Iterable):  # deque, array, range, views; generators are consumed,
+        return [as_plain(item, deeper) for item in value]  # as the helper itself would consume them
     return value
 
 

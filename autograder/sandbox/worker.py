@@ -214,14 +214,14 @@ class Student:
 
     def load(self, request: dict, send) -> dict:
         name = str(request.get("module_name", "__main__"))
-        module = sys.modules.get(name) if name == "__main__" else types.ModuleType(name)
-        if name != "__main__":
+        if name in sys.modules:  # a notebook runs as __main__, as in Jupyter; no module is ever shadowed
+            self.namespace = {"__name__": name}
+        else:
             # A .py submission runs as the module it is: @dataclass, pickle and typing look their
-            # module up in sys.modules. (A notebook runs as __main__, as in Jupyter.)
+            # module up in sys.modules.
+            module = types.ModuleType(name)
             sys.modules[name] = module
             self.namespace = module.__dict__
-        else:
-            self.namespace = {"__name__": "__main__"}
         self.namespace.update({"__builtins__": builtins, "get_ipython": _NoIPython})
         results, output = [], _CappedOutput()
         for index, cell in enumerate(request["cells"]):
