@@ -57,7 +57,12 @@ def self_check(course, assignment, suite: str = "hidden") -> GradeResult:
     It proves the sandbox and the suite work on this machine, and it leaves pytest,
     hypothesis and the release notebook loaded and warm for every forked grader (about
     half the CPU time of each submission is otherwise spent importing them again).
+    Before that, a worker shows from the inside that every defence the banner claims holds.
     """
+    from autograder.sandbox.probe import unverified_defences
+
+    if failed := unverified_defences():
+        raise SelfCheckFailed("sandbox defences claimed but not in effect in a worker: " + "; ".join(failed))
     result = grade_submission(course, assignment, assignment.solution_path, suite=suite)
     if result.score != result.max_score:
         problems = [f"{t.test_id}: {t.outcome} {t.instructor_note}" for t in result.tests if not t.passed]

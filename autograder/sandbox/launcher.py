@@ -10,6 +10,7 @@ defence is not available the grader says so at start-up (``describe_defences``).
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import functools
 import json
@@ -69,17 +70,42 @@ def namespace_mode() -> str | None:
         return None
     candidates = ["root"] if os.geteuid() == 0 else ["user"]
     for mode in candidates:
-        probe = subprocess.run(_unshare_prefix(mode) + ["true"], capture_output=True, timeout=10)
-        if probe.returncode == 0:
+        if _unshare_works(_base_prefix(mode)):
             return mode
     return None
 
 
+# Every worker needs these: its own network (none), mounts (a minimal root), process tree
+# (killed whole) and SysV IPC / POSIX message queues (nothing shared with the host, nothing
+# left behind: the kernel frees an IPC namespace with its last process).
+REQUIRED_NAMESPACES = ("--net", "--mount", "--pid", "--ipc")
+# Nice to have where the kernel allows it: its own host name and cgroup view.
+OPTIONAL_NAMESPACES = ("--uts", "--cgroup")
+
+
+def _base_prefix(mode: str) -> list[str]:
+    user = ["--user", "--map-root-user"] if mode == "user" else []
+    return ["unshare", *user, *REQUIRED_NAMESPACES, "--fork", "--kill-child", "--mount-proc"]
+
+
+def _unshare_works(prefix: list[str]) -> bool:
+    try:
+        return subprocess.run(prefix + ["true"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@functools.lru_cache(maxsize=None)
+def optional_namespaces(mode: str | None) -> tuple[str, ...]:
+    """The optional namespaces (UTS, cgroup) that unshare grants on this machine, in `mode`."""
+    if mode is None:
+        return ()
+    return tuple(flag for flag in OPTIONAL_NAMESPACES if _unshare_works(_base_prefix(mode)[:1] + [flag] + _base_prefix(mode)[1:]))
+
+
 def _unshare_prefix(mode: str) -> list[str]:
-    prefix = ["unshare", "--net", "--mount", "--pid", "--fork", "--kill-child", "--mount-proc"]
-    if mode == "user":
-        prefix[1:1] = ["--user", "--map-root-user"]
-    return prefix
+    prefix = _base_prefix(mode)
+    return prefix[:1] + list(optional_namespaces(mode)) + prefix[1:]
 
 
 def describe_defences() -> dict[str, bool]:
@@ -93,8 +119,30 @@ def describe_defences() -> dict[str, bool]:
         "no network (network namespace)": mode is not None,
         "nothing but Python visible: hidden suites, solutions, other submissions (mount namespace)": mode is not None,
         "whole process tree killed (PID namespace)": mode is not None,
+        "nothing shared with the host or left behind: SysV IPC, message queues (IPC namespace)": mode is not None,
+        "own host name and cgroup view (UTS, cgroup namespaces)": len(optional_namespaces(mode)) == len(OPTIONAL_NAMESPACES),
         "unprivileged user": _drops_privileges(mode),
     }
+
+
+INSECURE_OPT_IN = "AUTOGRADER_INSECURE_RUN_STUDENT_CODE_AS_ME"  # set by --insecure-run-student-code-as-me
+
+
+def refusal() -> str | None:
+    """Why this machine must not grade, or None.
+
+    An ordinary user without namespaces has nothing to put between a submission and their
+    own files: the worker runs as them, so it can read the hidden suites and rewrite the
+    grader itself (the next run then scores anything 100), and kill(-1) kills every process
+    they own. Grading there needs an explicit opt-in that names the risk."""
+    if namespace_mode() is not None or os.geteuid() == 0 or os.environ.get(INSECURE_OPT_IN) == "1":
+        return None
+    return ("this machine gives the sandbox no Linux namespaces and the grader does not run as root, so "
+            "student code would run as you: it could read the hidden suites and solutions, change the "
+            "grader's own files and kill your processes. Grade as root (e.g. with sudo, as the CI templates "
+            "do), or where unprivileged user namespaces are allowed (sysctl kernel.unprivileged_userns_clone=1; "
+            "on Ubuntu 24.04 also kernel.apparmor_restrict_unprivileged_userns=0). Only for submissions you "
+            "trust: --insecure-run-student-code-as-me.")
 
 
 def _drops_privileges(mode: str | None) -> bool:
@@ -145,10 +193,13 @@ class Worker:
 
     def __init__(self, limits: Limits):
         self.limits = limits
+        if (why := refusal()) is not None:
+            raise SandboxError(why)
         # The worker's new root (or, without namespaces, its working directory).
         self.workdir = tempfile.mkdtemp(prefix="autograder-worker-")
         mode = namespace_mode()
         config = {"root": self.workdir, "mount_namespace": mode is not None, "uid": None,
+                  "ipc_namespace": mode is not None, "uts_namespace": "--uts" in optional_namespaces(mode),
                   "visible": visible_paths() if mode is not None else []}
         processes = limits.processes
         if _drops_privileges(mode):
@@ -242,6 +293,7 @@ class Worker:
             pass
         if self._uid is not None and not self._namespaced:
             _kill_every_process_of(self._uid)  # no PID namespace: a setsid() child escaped the group
+            remove_leftovers(self._uid)  # no IPC or mount namespace: what it made would outlive it
         self.process.wait()
         shutil.rmtree(self.workdir, ignore_errors=True)
 
@@ -269,6 +321,57 @@ def _kill_every_process_of(uid: int) -> None:
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
+
+
+SHARED_WRITABLE_DIRECTORIES = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue")
+_IPC_REMOVERS = {"shm": "shmctl", "msg": "msgctl", "sem": "semctl"}
+IPC_RMID = 0
+
+
+def remove_leftovers(uid: int) -> list[str]:
+    """Delete what a worker running as `uid` without namespaces left on the host.
+
+    With namespaces there is nothing to do: the worker's IPC namespace and tmpfs die with
+    it. Without them (a container that refuses unshare, as root), its SysV segments,
+    semaphores and message queues, and its files in the world-writable directories, would
+    survive it: memory its limits never counted, and a place to hand data to the next
+    grading. Returns what was removed, for the tests."""
+    removed = []
+    libc = ctypes.CDLL(None, use_errno=True)
+    for kind, remover in _IPC_REMOVERS.items():
+        for ident in _ipc_objects_of(kind, uid):
+            arguments = (ident, 0, IPC_RMID) if kind == "sem" else (ident, IPC_RMID, None)
+            if getattr(libc, remover)(*arguments) == 0:
+                removed.append(f"{kind}:{ident}")
+    for directory in SHARED_WRITABLE_DIRECTORIES:
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.stat(follow_symlinks=False).st_uid != uid:
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path)
+                else:
+                    os.unlink(entry.path)
+                removed.append(entry.path)
+            except OSError:
+                pass
+    return removed
+
+
+def _ipc_objects_of(kind: str, uid: int) -> list[int]:
+    """Ids of SysV IPC objects of `kind` that `uid` owns or created (/proc/sysvipc)."""
+    try:
+        header, *rows = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()
+    except OSError:
+        return []
+    columns = header.split()
+    ident = columns.index({"shm": "shmid", "msg": "msqid", "sem": "semid"}[kind])
+    owners = [columns.index(name) for name in ("uid", "cuid")]
+    return [int(row.split()[ident]) for row in rows if any(int(row.split()[o]) == uid for o in owners)]
 
 
 def _children(pid: int) -> list[int]:

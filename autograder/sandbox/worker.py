@@ -21,6 +21,7 @@ import json
 import os
 import platform
 import resource
+import socket
 import sys
 import traceback
 import types
@@ -41,6 +42,10 @@ MESSAGE_CAP = 300
 
 def lock_down(config: dict) -> None:
     uid = config.get("uid")
+    if config.get("ipc_namespace"):
+        _close_system_v_ipc()
+    if config.get("uts_namespace"):
+        socket.sethostname("entrega")
     if config.get("mount_namespace"):
         _enter_minimal_root(config["root"], config["visible"])
         if uid is None:
@@ -58,6 +63,20 @@ def lock_down(config: dict) -> None:
     # Changing credentials cleared unshare's --kill-child: die with our parent again.
     libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0)
     libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+
+
+def _close_system_v_ipc() -> None:
+    """No SysV shared memory, semaphores or message queues, and no POSIX message queues.
+
+    Students need none of them, and shared-memory segments are memory that RLIMIT_AS does
+    not count while no process has them attached. The limits belong to the worker's own IPC
+    namespace (the host's are untouched), are set while the worker is still privileged there,
+    and cannot be raised again once it has dropped to its user."""
+    for name, value in (("kernel/shmmni", "0"), ("kernel/shmall", "0"), ("kernel/shmmax", "0"),
+                        ("kernel/msgmni", "0"), ("kernel/msgmnb", "0"), ("kernel/sem", "0 0 0 0"),
+                        ("fs/mqueue/queues_max", "0")):
+        with open(f"/proc/sys/{name}", "w") as handle:
+            handle.write(value)
 
 
 def _enter_minimal_root(root: str, visible: list[str]) -> None:
@@ -143,6 +162,7 @@ def _set_limits(limits: dict) -> None:
         resource.RLIMIT_NOFILE: limits["open_files"],
         resource.RLIMIT_NPROC: limits["processes"],
         resource.RLIMIT_CORE: 0,
+        resource.RLIMIT_MSGQUEUE: 0,  # no POSIX message queue, even without an IPC namespace
     }
     for kind, value in table.items():
         resource.setrlimit(kind, (value, value))

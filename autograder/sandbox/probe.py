@@ -1,0 +1,92 @@
+"""Prove, in a real worker, that the defences the banner claims are in effect.
+
+``describe_defences`` says what this machine *should* give a worker. This starts one
+worker with a small trusted program and checks each claim from the inside: a defence
+that is claimed but does not hold is a grader problem (the self-check fails, the
+banner says so), never something to find out from a student's attack.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import socket
+from pathlib import Path
+
+from autograder.sandbox import codec
+from autograder.sandbox.launcher import Limits, SandboxError, Worker, WorkerFailure, describe_defences
+
+PROBE = '''
+import ctypes, os, resource, socket
+
+def look(project):
+    libc = ctypes.CDLL(None, use_errno=True)
+    def namespace(kind):
+        try:
+            return os.readlink(f"/proc/self/ns/{kind}")
+        except OSError:
+            return ""
+    return {
+        "namespaces": {kind: namespace(kind) for kind in ("net", "mnt", "pid", "ipc", "uts", "cgroup")},
+        "shared_memory": libc.shmget(0, 1 << 16, 0o1000 | 0o600) >= 0,
+        "project_visible": os.path.exists(project),
+        "hostname": socket.gethostname(),
+        "uid": os.getuid(),
+        "memory_limit": resource.getrlimit(resource.RLIMIT_AS)[0],
+        "environment": sorted(os.environ),
+        "workdir_entries": os.listdir("."),
+    }
+'''
+
+PROJECT = str(Path(__file__).resolve().parents[1])
+
+
+def _own_namespace(kind: str) -> str:
+    try:
+        return os.readlink(f"/proc/self/ns/{kind}")
+    except OSError:
+        return ""
+
+
+def _checks(seen: dict, limits: Limits) -> dict[str, bool]:
+    """Each defence's name (as in describe_defences) -> whether the worker shows it holds."""
+    differs = {kind: value != _own_namespace(kind) for kind, value in seen["namespaces"].items()}
+    return {
+        "resource limits (CPU, memory, processes, file size, open files)":
+            seen["memory_limit"] == limits.memory_mb * 1024 * 1024,
+        "clean environment and empty working directory":
+            "PYTHONPATH" not in seen["environment"] and seen["workdir_entries"] == [],
+        "no network (network namespace)": differs["net"],
+        "nothing but Python visible: hidden suites, solutions, other submissions (mount namespace)":
+            differs["mnt"] and not seen["project_visible"],
+        "whole process tree killed (PID namespace)": differs["pid"],
+        "nothing shared with the host or left behind: SysV IPC, message queues (IPC namespace)":
+            differs["ipc"] and not seen["shared_memory"],
+        "own host name and cgroup view (UTS, cgroup namespaces)":
+            differs["uts"] and differs["cgroup"] and seen["hostname"] != socket.gethostname(),
+        "unprivileged user": seen["uid"] not in (0, os.getuid()),
+    }
+
+
+@functools.lru_cache(maxsize=None)
+def unverified_defences(limits: Limits = Limits()) -> tuple[str, ...]:
+    """The defences describe_defences() claims that a real worker does not show (empty: all hold)."""
+    claimed = [name for name, active in describe_defences().items() if active]
+    try:
+        worker = Worker(limits)
+    except (WorkerFailure, SandboxError, OSError) as error:
+        return (f"the worker did not start: {error}",)
+    try:
+        loaded = worker.request({"op": "load", "module_name": "sonda", "cells": [{"filename": "sonda.py", "source": PROBE}]},
+                                limits.load_seconds, on_progress=lambda message: None)
+        reply = worker.request({"op": "call", "name": "look", "args": [codec.encode_value(PROJECT)], "kwargs": {},
+                                "substitute": []}, limits.call_seconds)
+        if loaded.get("op") != "loaded" or reply.get("op") != "return":
+            return (f"the probe did not run in the worker: {reply.get('op')}",)
+        checks = _checks(codec.decode_value(reply["value"]), limits)
+    except (WorkerFailure, KeyError, TypeError) as error:
+        return (f"the probe did not run in the worker: {error}",)
+    finally:
+        worker.close()
+    return tuple(name for name in claimed if checks.get(name) is False)
+
