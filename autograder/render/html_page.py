@@ -7,8 +7,9 @@ that fetched anything would break (or tell a third party who read it).
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
+
+from autograder.render.safe_text import html_text
 
 CSS = """
 :root { --ink: #1d2433; --muted: #5b6475; --line: #d9dee7; --soft: #f4f6fa; --accent: #2f5fb3;
@@ -97,8 +98,8 @@ footer { margin-top: 2.5rem; color: var(--muted); font-size: .85rem; }
 
 def esc(value) -> str:
     """Every piece of text from a result goes through here: feedback quotes the student's own
-    exception messages, and a name like '<script>' must print, not run."""
-    return html.escape(str(value), quote=True)
+    exception messages, and a name like '<script>' must print, not run (safe_text.html_text)."""
+    return html_text(value)
 
 
 def page(title: str, body: str, lang: str, script: str = "") -> str:

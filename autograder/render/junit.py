@@ -17,20 +17,13 @@ an instructor note.
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 
 from autograder.grading.results import GradeResult, TestResult
 from autograder.render.gradescope import overall_output, test_output
+from autograder.render.safe_text import xml as xml_text  # forbidden XML characters dropped
 
-# Characters XML 1.0 cannot hold, even escaped; a student's exception message can contain them.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 MESSAGE_CHARS = 500  # a failure message is a one-line headline; the full text is the element's body
-
-
-def xml_text(text: str) -> str:
-    """`text` without the characters XML 1.0 forbids (ElementTree would write them, making the file unreadable)."""
-    return _NOT_XML.sub("", text)
 
 
 def _verdict(result: GradeResult, test: TestResult) -> str:

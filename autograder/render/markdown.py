@@ -16,32 +16,17 @@ names are theirs) is escaped, so it renders as text and cannot break a table or 
 from __future__ import annotations
 
 import dataclasses
-import html
 import re
 from pathlib import Path
 
 from autograder.grading.results import GradeResult, TestResult
 from autograder.render.gradescope import overall_output, test_output
+from autograder.render.safe_text import html_text, markdown_line as md_escape
 
 GITHUB_SUMMARY_LIMIT = 1024 * 1024  # bytes per step; GitHub aborts the upload above it
 TEST_CHARS = 2000  # per test: results.json and junit.xml keep the full text
 NOTES_CHARS = 3000  # the load notes (failed cells can quote long tracebacks)
 NOTE_RESERVE = 600  # bytes kept free for the "(recortado: ...)" note
-
-_INLINE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", **{c: "\\" + c for c in "\\`*_[]|~"}})
-_BLOCK_START = re.compile(r"^([#+=-]|\d+(?=[.)]))")  # what would open a heading, list or rule at a line's start
-
-
-def md_escape(line: str) -> str:
-    """One line of student-derived text as literal Markdown text: no markup, no HTML, no table cell break."""
-    line = line.strip().translate(_INLINE)
-    match = _BLOCK_START.match(line)
-    if match is None:
-        return line
-    if match.group(1)[0].isdigit():  # "1." or "1)" would start an ordered list
-        return match.group(1) + "\\" + line[match.end():]
-    return "\\" + line
-
 
 def _lines(text: str, limit: int) -> list[str]:
     """`text` clipped to `limit` characters (before escaping, so no entity is cut), one escaped line each."""
@@ -89,7 +74,7 @@ def _details(result: GradeResult, function: str, tests: list[TestResult]) -> str
     """A folded block for one function: its failed tests."""
     failed = sum(not t.passed for t in tests)
     score, maximum = result.by_function()[function]
-    summary = (f"❌ <code>{html.escape(function)}</code>: "
+    summary = (f"❌ <code>{html_text(function)}</code>: "
                f"{_count(failed, 'prueba no superada', 'pruebas no superadas')} ({score:.2f} / {maximum:g})")
     items = "\n".join(_test_item(t) for t in tests)
     return f"<details><summary>{summary}</summary>\n\n{items}\n\n</details>"

@@ -1,10 +1,15 @@
 """GradeResult -> text for a terminal or a CI log: one submission in detail or in short (Spanish),
-a batch table, GitHub workflow-command annotations."""
+a batch table, GitHub workflow-command annotations.
+
+Every function here returns text ready to print: student-derived text (exception messages,
+file names, ids) goes through safe_text.ci_log, or safe_text.workflow_data/workflow_property
+inside an annotation, so it can neither redraw the terminal nor run as a CI command."""
 
 from __future__ import annotations
 
 from autograder.grading.results import GradeResult
 from autograder.render.gradescope import overall_output, test_output
+from autograder.render.safe_text import ci_log, workflow_data, workflow_property
 
 
 def function_lines(result: GradeResult) -> list[str]:
@@ -27,7 +32,7 @@ def submission_report(result: GradeResult) -> str:
             partial = f" ({test.score:.2f} / {test.max_score:.2f})" if test.outcome == "partial" else ""
             lines.append(f"  ✗ {test.name}{partial}")
             lines += [f"      {line}" for line in test_output(test).splitlines()]
-    return "\n".join(lines)
+    return ci_log("\n".join(lines))
 
 
 def batch_table(results: list[GradeResult]) -> str:
@@ -51,7 +56,7 @@ def batch_table(results: list[GradeResult]) -> str:
                  f"full marks {sum(r.final_score == r.max_score for r in results)}; "
                  f"zero {sum(r.final_score == 0 for r in results)}"
                  + (f"; late {sum(bool(r.late_penalty) for r in results)}" if late else ""))
-    return "\n".join(lines)
+    return ci_log("\n".join(lines))
 
 
 # --- CI logs: a short Spanish summary and GitHub annotations ------------------------------
@@ -105,15 +110,12 @@ def ci_summary(result) -> str:
     if len(failed) > room:
         lines.append(f"  … y {len(failed) - room} más: el detalle está en results.json, junit.xml "
                      f"y el resumen del trabajo")
-    return "\n".join(lines)
+    return ci_log("\n".join(lines))
 
 
 def _workflow_command(command: str, title: str, message: str) -> str:
     """A GitHub workflow command, escaped as GitHub requires (properties also escape ':' and ',')."""
-    def data(text: str) -> str:
-        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-    return f"::{command} title={data(title).replace(':', '%3A').replace(',', '%2C')}::{data(message)}"
+    return f"::{command} title={workflow_property(title)}::{workflow_data(message)}"
 
 
 def github_annotations(result, several: bool = False) -> list[str]:
