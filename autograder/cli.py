@@ -228,6 +228,7 @@ def ci_detected(environ=os.environ) -> bool:
 def cmd_grade(course, args) -> int:
     from autograder.grading.batch import SelfCheckFailed, grade_batch
     from autograder.render.gradescope import write_results
+    from autograder.render.safe_text import github_stop_commands
     from autograder.render.terminal import batch_table, ci_summary, github_annotations, submission_report
     from autograder.sandbox.launcher import describe_defences
 
@@ -257,7 +258,8 @@ def cmd_grade(course, args) -> int:
         print(f"GRADER ERROR: {error}", file=sys.stderr)
         return EXIT_GRADER_ERROR
     if ci and not args.quiet:
-        print("\n\n".join(ci_summary(r) for r in results))
+        summaries = "\n\n".join(ci_summary(r) for r in results)  # ci_log'd: no line is a command
+        print(github_stop_commands(summaries) if os.environ.get("GITHUB_ACTIONS") == "true" else summaries)
     if len(results) > 1 or args.quiet:
         print(batch_table(results))
     if ci and os.environ.get("GITHUB_ACTIONS") == "true":
@@ -274,6 +276,7 @@ def grade_class_command(course, assignment, args, ci: bool) -> int:
     from autograder.classroom.submissions import DownloadError, import_lms
     from autograder.grading.batch import SelfCheckFailed
     from autograder.render.progress import Progress
+    from autograder.render.safe_text import ci_log
     from autograder.render.terminal import batch_table
     from autograder.sandbox.launcher import describe_defences
 
@@ -282,14 +285,14 @@ def grade_class_command(course, assignment, args, ci: bool) -> int:
     if args.lms:
         try:
             imported = import_lms(args.lms, course_dir, assignment)
-        except DownloadError as error:
-            print(f"error: {error}", file=sys.stderr)
+        except DownloadError as error:  # may quote a file name from the download: the students'
+            print(ci_log(f"error: {error}"), file=sys.stderr)
             return EXIT_USAGE
         names = imported.names
         print(f"imported {len(imported.imported)} student(s) from {args.lms} into {course_dir / 'submitted'}",
               file=sys.stderr)
         for line in imported.skipped:
-            print(f"  skipped {line}", file=sys.stderr)
+            print(ci_log(f"  skipped {line}"), file=sys.stderr)
     print_defences(describe_defences())
     try:
         run = grade_class(course, assignment, course_dir, jobs=args.jobs, force=args.force, names=names,
@@ -327,10 +330,12 @@ def write_reports(results, args, ci: bool, default_junit: Path) -> None:
 
 def exit_code(results, args, single: bool) -> int:
     """The documented exit code (module docstring); grader errors are reported on stderr first."""
+    from autograder.render.safe_text import ci_log
+
     grader_errors = [r for r in results if r.grader_failed()]
     for r in grader_errors:
         why = r.error_instructor or next(t.instructor_note for t in r.tests if t.outcome == "grader_error")
-        print(f"GRADER ERROR for {r.student or r.submission}: {why}", file=sys.stderr)
+        print(ci_log(f"GRADER ERROR for {r.student or r.submission}: {why}"), file=sys.stderr)
     if grader_errors:
         return EXIT_GRADER_ERROR
     if single and results[0].error_student:

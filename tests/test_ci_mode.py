@@ -261,7 +261,9 @@ def test_the_job_summary_is_appended_with_a_score_table_and_feedback(github_run)
 
 def test_github_gets_an_error_annotation_per_failed_function_and_the_score(github_run):
     run, _ = github_run
-    annotations = [line for line in run.out.splitlines() if line.startswith("::")]
+    commands = [line for line in run.out.splitlines() if line.startswith("::")]
+    stop, resume, *annotations = commands  # the summary runs no command: it is between stop-commands and its token
+    assert stop.startswith("::stop-commands::") and resume == f"::{stop.removeprefix('::stop-commands::')}::"
     assert annotations[0].startswith("::error title=merge%3A 12.00 / 15::✗ merge: conserva el último elemento")
     assert annotations[-1] == "::notice title=bpe_bytes::Puntuación: 97.00 / 100"
     assert len(annotations) == 2

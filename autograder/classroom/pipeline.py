@@ -22,6 +22,7 @@ from autograder.classroom import autograded, gradebook, state
 from autograder.classroom.submissions import Submission, find_submissions
 from autograder.grading.batch import grade_batch
 from autograder.grading.results import GradeResult
+from autograder.render.safe_text import ci_log
 
 
 class NothingToGrade(RuntimeError):
@@ -71,8 +72,8 @@ def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None
             try:
                 autograded.write_autograded(submission.folder, destination, assignment, result, release)
             except Exception as error:  # the grade is safe already; formgrader's copy must not stop the batch
-                print(f"warning: no autograded notebook for {submission.student}: {type(error).__name__}: {error}",
-                      file=sys.stderr)
+                print(ci_log(f"warning: no autograded notebook for {submission.student}: "
+                             f"{type(error).__name__}: {error}"), file=sys.stderr)
             return result
 
         hashes = {s.student: state.submission_hash(s.folder) for s in submissions}
