@@ -147,6 +147,13 @@ _FORGED_MISSING = _cell('''
     _trabajador.Student.call = _llamar_y_contar
 ''')
 
+# Text that a terminal or a CI service would obey: GitHub workflow commands (modern and legacy,
+# stop-commands included), ANSI escapes that clear the screen and draw a full score, a CR that
+# overwrites a line, a bidi override, a GitLab section marker (docs/security.md, issue 11).
+FORGED_LOG = ("no\n::notice::forjado\n  ::add-mask::Puntuación\n::stop-commands::forjado\nx ##[error]forjado\n"
+              "\x1b[2J\x1b[HPuntuación: 100.00 / 100\rPuntuación: 100.00 / 100\u202e001 / 00.001\n"
+              "section_start:1:forjado\r\x1b[0K")
+
 HOSTILE: list[Sample] = [
     Sample("grading_aware_lookup", "hostile",
            "detects the grader (uid, cwd, HOME, /proc/1/cmdline, the worker's __main__) and only then answers "
@@ -167,6 +174,12 @@ HOSTILE: list[Sample] = [
            "patches the worker so that every call is reported 'function not found' under a name that is "
            "the call's hidden input",
            replace=_functions(), cells=(_FORGED_MISSING,)),
+    Sample("log_forgery", "hostile",
+           "exception messages (from a load-time cell and from every function) and printed output carry GitHub "
+           "workflow commands, ANSI escapes that redraw the terminal with a forged full score, a CR, a bidi "
+           "override and a GitLab section marker",
+           replace=_functions(f"raise ValueError({FORGED_LOG!r})"),
+           first_cells=(f"print({FORGED_LOG!r})\nraise RuntimeError({FORGED_LOG!r})",)),
 ]
 
 # Mixed attacks: the sample that earns exactly what the attack may earn honestly.
