@@ -44,7 +44,7 @@ ASSIGNMENT = "bpe_bytes"
 HIDDEN_TEST = "test_merge_keeps_the_tail"  # the one test course.yml hides in the variant below
 VISIBILITY = (("default", "visible"), ("property", "after_due_date"), (HIDDEN_TEST, "hidden"))
 BUGGY = "merge_drops_tail"  # fails exactly HIDDEN_TEST
-WORKER_UIDS = range(61000, 65000)  # launcher._worker_uid
+WORKER_UIDS = range(61000, 69000)  # launcher._worker_uid: students 61000+, references 65000+
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"  # no virtualenv on it
 
 

@@ -43,6 +43,12 @@ def classify(excinfo, kind: str) -> tuple[str, str, str]:
                     "submission time budget exhausted")
         return ("timeout", f"Tu función no terminó en {error.seconds:g} s. ¿Hay un bucle que nunca acaba?" + example,
                 "call timed out")
+    if isinstance(error, st.HelperOverLimit):
+        limit = "tiempo" if error.timed_out else "memoria o de tamaño de la respuesta"
+        return ("timeout" if error.timed_out else "crashed",
+                f"Tu código llamó a `{error.helper}` (mientras se califica esta función se usa su versión de "
+                f"referencia) con argumentos que la hacen superar el límite de {limit}." + example,
+                f"served helper over its limits: {error}")
     if isinstance(error, st.StudentCrashed):
         return ("crashed", "El proceso que ejecuta tu código terminó de forma inesperada (¿sys.exit, os._exit, "
                 "memoria agotada o recursión infinita?)." + example, f"worker crashed: {error}")

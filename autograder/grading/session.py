@@ -53,12 +53,13 @@ def grade_submission(course, assignment, submission: Path | str, suite: str = "h
         return broken_submission(assignment, label, error.student_message, error.instructor_message,
                                  time.monotonic() - started)
     session = StudentSession(program, assignment.limits)
-    session.reference = load_reference(assignment.solution_path)
+    reference = load_reference(assignment.solution_path)
+    session.reference_source = assignment.solution_path.read_text(encoding="utf-8")
     session.substitutes = suite_dependencies(assignment.hidden_suite_path)
-    session.mutates = suite_mutations(assignment.hidden_suite_path, session.reference)
+    session.mutates = suite_mutations(assignment.hidden_suite_path, reference)
     try:
         if suite == "hidden":
-            raw_tests = _run_hidden_suite(assignment, session)
+            raw_tests = _run_hidden_suite(assignment, session, reference)
         else:
             raw_tests = run_visible_checks(_release_notebook(assignment), assignment.points, session)
     finally:
@@ -69,9 +70,9 @@ def grade_submission(course, assignment, submission: Path | str, suite: str = "h
                        duration_seconds=round(time.monotonic() - started, 3))
 
 
-def _run_hidden_suite(assignment, session: StudentSession):
+def _run_hidden_suite(assignment, session: StudentSession, reference):
     suite = assignment.hidden_suite_path
-    plugin = GradingPlugin(session, StudentProxy(session), session.reference, suite_published_examples(suite))
+    plugin = GradingPlugin(session, StudentProxy(session), reference, suite_published_examples(suite))
     with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as scratch:
         empty_ini = Path(scratch) / "pytest.ini"
         empty_ini.write_text("[pytest]\n")

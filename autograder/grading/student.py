@@ -22,7 +22,7 @@ import time
 
 from autograder.notebook.loader import Cell, Program
 from autograder.sandbox import codec
-from autograder.sandbox.launcher import Limits, Worker, WorkerFailure, WorkerTimeout
+from autograder.sandbox.launcher import Limits, SandboxError, Worker, WorkerFailure, WorkerTimeout
 
 
 class StudentProblem(Exception):
@@ -106,6 +106,15 @@ class StudentCrashed(StudentProblem):
     pass
 
 
+class HelperOverLimit(StudentCrashed):
+    """The student's code called a served reference helper with arguments that made it
+    exceed its limits (time, memory, size of its answer): the student's failure."""
+
+    def __init__(self, helper: str, timed_out: bool, detail: str):
+        super().__init__(f"reference helper {helper} over its limits: {detail}")
+        self.helper, self.timed_out = helper, timed_out
+
+
 class StudentSession:
     """One submission's program, its worker, and the budget it may spend."""
 
@@ -118,7 +127,8 @@ class StudentSession:
         self.skipped: dict[int, str] = {}  # cell index -> why it is left out of later loads
         self.load_report: dict | None = None
         self.failure: StudentProblem | None = None  # set after a hang or crash, until the next test
-        self.reference = None  # the reference module, for helper callbacks
+        self.reference_source: str | None = None  # the reference solution, served by its own worker
+        self._reference_worker: Worker | None = None
         self.substitutes: dict[str, tuple[str, ...]] = {}  # function -> helpers served by the reference
         self.mutates: dict[str, tuple[int, ...]] = {}  # function -> positions of arguments it may change
 
@@ -184,9 +194,19 @@ class StudentSession:
         self.failure = None
 
     def close(self) -> None:
+        """Stop every worker of this submission (the student's and the reference's)."""
+        self._drop_worker()
+        self._drop_reference()
+
+    def _drop_worker(self) -> None:
         if self.worker is not None:
             self.worker.close()
             self.worker = None
+
+    def _drop_reference(self) -> None:
+        if self._reference_worker is not None:
+            self._reference_worker.close()
+            self._reference_worker = None
 
     # -- calls -----------------------------------------------------------------------
 
@@ -205,10 +225,14 @@ class StudentSession:
         try:
             reply = worker.request(request, max(deadline - time.monotonic(), 0.01))
             while reply.get("op") == "callback":
-                worker.send(self._serve_callback(reply, allowed=self.substitutes.get(name, ())))
+                worker.send(self._serve_callback(reply, self.substitutes.get(name, ()), deadline))
                 reply = worker.receive(max(deadline - time.monotonic(), 0.01))
+        except HelperOverLimit as problem:
+            self._drop_worker()
+            self.failure = problem
+            raise
         except WorkerFailure as exc:
-            self.close()
+            self._drop_worker()
             whole = self._time_left() <= 0
             problem = StudentTimeout(self.limits.submission_seconds if whole else self.limits.call_seconds, whole) \
                 if isinstance(exc, WorkerTimeout) else StudentCrashed(str(exc))
@@ -220,23 +244,45 @@ class StudentSession:
         positions = self.mutates.get(name, ())
         return {p for p in positions if p < count}
 
-    def _serve_callback(self, request: dict, allowed) -> dict:
+    def _serve_callback(self, request: dict, allowed, deadline: float) -> dict:
         """Run a reference helper for the student's code, but only one that the function being
-        graded right now may use (DEPENDS_ON in the hidden suite): never an answer on request."""
-        name = request.get("name")
-        helper = getattr(self.reference, name, None) if isinstance(name, str) and name in allowed else None
-        if helper is None:
+        graded right now may use (DEPENDS_ON in the hidden suite): never an answer on request.
+
+        The arguments are the student's choice, so the reference runs in a sandboxed worker of
+        its own, within what is left of the call's time and the worker's memory and reply size;
+        the grader only passes the encoded data through."""
+        name, args, kwargs = request.get("name"), request.get("args"), request.get("kwargs", {})
+        if not (isinstance(name, str) and name in allowed and isinstance(args, list) and isinstance(kwargs, dict)):
             return {"op": "callback_raise", "builtin": "RuntimeError", "message": "función no disponible"}
         try:
-            args = [codec.decode_value(a) for a in request.get("args", [])]
-            kwargs = {str(k): codec.decode_value(v) for k, v in dict(request.get("kwargs", {})).items()}
-            result = helper(*args, **kwargs)
-            same_as = next((i for i, arg in enumerate(args) if result is arg), None)
-            return {"op": "callback_result", "args_after": codec.argument_states(args), "same_as": same_as,
-                    "value": None if same_as is not None else codec.encode_value(result)}
-        except Exception as exc:  # the reference rejecting the student's arguments is the student's problem
-            builtin = next(k.__name__ for k in type(exc).__mro__ if k.__module__ == "builtins")
-            return {"op": "callback_raise", "builtin": builtin, "message": str(exc)[:300]}
+            worker = self._reference()
+            reply = worker.request({"op": "call", "name": name, "args": args, "kwargs": kwargs, "substitute": []},
+                                   max(deadline - time.monotonic(), 0.01))
+        except WorkerFailure as exc:
+            self._drop_reference()
+            raise HelperOverLimit(name, isinstance(exc, WorkerTimeout), str(exc)) from None
+        op = reply.get("op")
+        if op == "return":
+            return {"op": "callback_result", "args_after": reply.get("args_after"), "same_as": reply.get("same_as"),
+                    "value": reply.get("value")}
+        if op == "raise" and isinstance(reply.get("error"), dict):
+            # The reference rejecting the student's arguments is the student's problem.
+            return {"op": "callback_raise", "builtin": _first_builtin_exception(reply["error"].get("builtin")),
+                    "message": str(reply["error"].get("message", ""))[:300]}
+        self._drop_reference()
+        raise HelperOverLimit(name, False, f"the reference worker answered {str(op)[:40]}")
+
+    def _reference(self) -> Worker:
+        if self._reference_worker is None:
+            worker = Worker(self.limits, role="reference")
+            reply = worker.request({"op": "load", "module_name": "referencia",
+                                    "cells": [{"filename": "referencia.py", "source": self.reference_source}]},
+                                   self.limits.load_seconds, on_progress=lambda message: None)
+            if reply.get("op") != "loaded" or not all(c.get("ok") for c in reply.get("cells", [{}])):
+                worker.close()
+                raise SandboxError(f"the reference solution does not load in a worker: {reply}"[:500])
+            self._reference_worker = worker
+        return self._reference_worker
 
     def _interpret(self, name: str, reply: dict, args: tuple, kwargs: dict):
         op = reply.get("op")
@@ -266,7 +312,7 @@ class StudentSession:
                 raise BadReturn(str(reply.get("type"))[:80])
         except codec.CodecError:
             pass
-        self.close()
+        self._drop_worker()
         raise StudentCrashed("respuesta ilegible del proceso del estudiante")
 
 

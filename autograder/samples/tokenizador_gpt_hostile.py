@@ -9,6 +9,7 @@ stub, some of them also as a .py module.
 from functools import partial
 
 from autograder.samples import STUB_LINE, Sample, call_arguments, cell, parameter_lists, replace_all
+from autograder.samples.shape_attacks import vacuous_comparison_attacks
 
 ASSIGNMENT = "tokenizador_gpt"
 _SIGNATURES = parameter_lists(ASSIGNMENT)
@@ -34,6 +35,16 @@ _FLAKY = _cell('''
 ''')
 
 HOSTILE: list[Sample] = [
+    Sample("served_helper_overload", "hostile",
+           "while train_regex_bpe, encode_ordinary and encode are graded, pretokenize is the reference's: "
+           "they call it with a catastrophic-backtracking pattern ((a+)+$ on 40 a's and a !), with a text "
+           "whose answer is 9 million one-character strings (far past any frame), and in a loop of 8 MB "
+           "answers; once this cost the grader 4 GB of memory or a 300 s hang",
+           replace=_functions(
+               train_regex_bpe="return pretokenize('a' * 40 + '!', r'(a+)+$')",
+               encode_ordinary="return pretokenize('ab' * 4_500_000, r'.')",
+               encode="for _ in range(10 ** 6):\n    pretokenize('x' * 8_000_000, r'x+')\nreturn []",
+           )),
     Sample("ctypes_segfault", "hostile",
            "every function dereferences a bad pointer through ctypes (string_at(0), memset on NULL, calling "
            "a NULL function pointer, reading address 8, c_char_p(24)) or calls faulthandler._sigsegv(), and "
@@ -75,3 +86,8 @@ HOSTILE: list[Sample] = [
            "hypothesis cannot replay a failure the same way twice",
            replace=_functions("return _cambiante()"), first_cells=(_FLAKY,)),
 ]
+
+# Answers of the wrong type or shape that compare vacuously (issue 11): np.empty(0), np.empty((0, 0)),
+# the right answer as a 0-d array, broadcast into a bigger array, with every number inside it an array
+# or a float, or inside a list (autograder/samples/shape_attacks.py). Pure attacks: exactly 0.
+HOSTILE += vacuous_comparison_attacks(ASSIGNMENT, "gpt")

@@ -152,9 +152,10 @@ def _drops_privileges(mode: str | None) -> bool:
     return os.geteuid() == 0 and mode != "user"
 
 
-def _worker_uid() -> int:
-    # A uid per grading process keeps concurrent workers from sharing a process count.
-    return 61000 + os.getpid() % 4000
+def _worker_uid(role: str) -> int:
+    # A uid per grading process keeps concurrent workers from sharing a process count; the
+    # reference's worker gets another, so that the student's cannot signal or trace it.
+    return (65000 if role == "reference" else 61000) + os.getpid() % 4000
 
 
 SYSTEM_PATHS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/usr", "/etc")
@@ -191,7 +192,7 @@ def _owner(entry: Path):
 class Worker:
     """One sandboxed worker process and the pipes to it."""
 
-    def __init__(self, limits: Limits):
+    def __init__(self, limits: Limits, role: str = "student"):
         self.limits = limits
         if (why := refusal()) is not None:
             raise SandboxError(why)
@@ -203,7 +204,7 @@ class Worker:
                   "visible": visible_paths() if mode is not None else []}
         processes = limits.processes
         if _drops_privileges(mode):
-            config["uid"] = _worker_uid()
+            config["uid"] = _worker_uid(role)
         else:
             processes += _count_own_processes()  # the limit counts every process of this uid
         config["limits"] = dataclasses.asdict(limits) | {"processes": processes}
