@@ -30,6 +30,9 @@ class Sample:
     first_cells: tuple[str, ...] = ()  # extra code cells, before the first cell
     failing: frozenset = frozenset()  # buggy: the hidden tests it must fail, exactly
     hint: str = ""  # buggy: a phrase the first failing test's hint contains
+    # hostile: edits the saved notebook as a text editor could (outputs, markdown, metadata);
+    # a module (build_module) has nowhere to keep them
+    edit_notebook: object = None
 
 
 @functools.lru_cache(maxsize=None)
@@ -139,6 +142,8 @@ def build_notebook(assignment, sample: Sample, path: Path) -> Path:
             cell.source = sample.replace[role["function"]]
     notebook.cells[:0] = [nbformat.v4.new_code_cell(code) for code in sample.first_cells]
     notebook.cells += [nbformat.v4.new_code_cell(code) for code in sample.cells]
+    if sample.edit_notebook is not None:
+        sample.edit_notebook(notebook)
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook, path)
     return path

@@ -4,6 +4,7 @@
 from functools import partial
 
 from autograder.samples import STUB_LINE, Sample, call_arguments, cell, parameter_lists, replace_all
+from autograder.samples import xss as _xss
 
 # Each attack replaces every graded function (or makes it useless), so a sound grader gives
 # it exactly 0. tests/test_hostile.py grades them all in one batch next to the reference.
@@ -667,4 +668,10 @@ HOSTILE: list[Sample] = [
            "patches the worker to answer with malformed protocol messages: frames=None, non-string types, "
            "an out-of-range same_as, an unknown value tag, an unhashable callback name, an unknown op",
            replace=_functions(), cells=(_MALFORMED,)),
+    Sample("formgrader_xss", "hostile",
+           "every function is a stub; the saved notebook carries active content for the instructor's browser: "
+           "script in text/html, application/javascript, SVG and markdown outputs, event handlers, javascript: "
+           "links, iframes, forms, styles, an SVG attachment, a raw HTML cell, a forged execution count, cell id "
+           "and tags, widget state, and a markdown cell dressed as a locked instructor cell (autograder/samples/xss.py)",
+           replace=_functions(), edit_notebook=_xss.add_payloads),
 ]
