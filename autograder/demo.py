@@ -15,11 +15,10 @@ from pathlib import Path
 
 from autograder import samples
 from autograder.classroom.pipeline import grade_class
-from autograder.cli import print_defences
+from autograder.cli import sandbox_banner
 from autograder.release import release_assignment
 from autograder.render.progress import Progress
 from autograder.render.terminal import batch_table, submission_report
-from autograder.sandbox.launcher import describe_defences
 
 ASSIGNMENT = "bpe_bytes"
 
@@ -52,7 +51,8 @@ def run_demo(course, directory: Path, jobs: int | None = None) -> int:
     release_assignment(course, assignment, course_dir)
     hand_in_class(assignment, course_dir)
     print(f"2/4 grading the class in {course_dir / 'submitted'} (sandboxed, {jobs or 'all'} cores)", file=sys.stderr)
-    print_defences(describe_defences())
+    if (code := sandbox_banner()) is not None:
+        return code
     run = grade_class(course, assignment, course_dir, jobs=jobs, progress=lambda n: Progress(n, "grading"))
     print("3/4 feedback pages, instructor report, grades for the LMS", file=sys.stderr)
     where = ["--course-dir", str(course_dir)]

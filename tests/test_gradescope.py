@@ -357,7 +357,7 @@ def test_the_student_runs_unprivileged_and_cannot_read_the_hidden_suite(gradesco
 def test_with_namespaces_the_same_image_hides_everything(gradescope, variant, tmp_path):
     path = _build(variant, _probe(gradescope.root), tmp_path / f"{ASSIGNMENT}.ipynb")
     data, log = hand_in(gradescope, {f"{ASSIGNMENT}.ipynb": path}, namespaces=True)
-    assert "8/8 defences active" in log
+    assert "10/10 defences active" in log
     report = _probe_report(data)
     assert int(report["uid"]) in WORKER_UIDS
     assert report["suite"] == report["listado"] == report["metadatos"] == "FileNotFoundError", report

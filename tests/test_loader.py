@@ -2,7 +2,7 @@
 
 Behaviour is checked through the public path (``grade_submission`` / ``grade_batch``):
 what matters is the score and the Spanish feedback a student gets. Unit-level checks
-go through ``load_submission``, ``program_from_notebook`` and ``neutralize_magics``.
+go through ``load_submission``, ``program_from_notebook`` and the worker's ``magics.neutralize``.
 
 All graded submissions are built once and graded in one batch (module-scoped fixture);
 the slow one (a cell that loops forever at load, ~10 s with ``fast_bpe_bytes``) is
@@ -27,13 +27,8 @@ from autograder import samples
 from autograder.grading.batch import grade_batch
 from autograder.grading.session import grade_submission
 from autograder.notebook.lesson import load_source_notebook
-from autograder.notebook.loader import (
-    Cell,
-    SubmissionError,
-    load_submission,
-    neutralize_magics,
-    program_from_notebook,
-)
+from autograder.notebook.loader import Cell, SubmissionError, load_submission, program_from_notebook
+from autograder.sandbox.magics import neutralize as neutralize_magics
 from autograder.samples import Sample
 
 CORRECT = samples.correct("bpe_bytes")
@@ -125,6 +120,9 @@ def built(fast_bpe_bytes, tmp_path_factory) -> dict[str, Path]:
     return {
         # the slow one first, so it overlaps with the rest of the batch
         "hangs_and_exits": build(a, folder / "hangs.ipynb", after={"merge": (LOOPS, KILLS)}),
+        # 4000 magic lines: ~25 s of IPython's transformer here, spent in the worker within load_seconds
+        "magic_flood": build(a, folder / "magic_flood.ipynb", Sample("flood", "hostile", "slow magics",
+                                                                     cells=("\n".join(["%timeit x = 1"] * 4000),))),
         "magics": build(a, folder / "magics.ipynb", Sample("magics", "buggy", "IPython syntax", first_cells=MAGICS_FIRST),
                         after=MAGICS_AFTER),
         "failing_cells": build(a, folder / "failing.ipynb",
@@ -213,6 +211,16 @@ def test_neutralize_magics_leaves_valid_python_with_blank_lines_untouched(source
 
 
 # --- cells that fail, hang or kill the worker while loading -------------------------------
+
+def test_slow_ipython_syntax_costs_the_submission_not_the_grader(graded, fast_bpe_bytes):
+    # Attack: thousands of %timeit lines once cost ~100 s per cell of IPython's transformer in the
+    # grading process. The transformer now runs in the worker, so a slow cell is a slow cell.
+    result = graded["magic_flood"]
+    assert_full_marks(result)
+    skipped = result.load.skipped_cells
+    assert len(skipped) == 1 and skipped[0].endswith("se omitió porque tardó demasiado"), explain(result)
+    assert result.duration_seconds < fast_bpe_bytes.limits.load_seconds * 3
+
 
 def test_failing_cells_do_not_hide_other_functions(graded, built):
     result = graded["failing_cells"]
@@ -304,14 +312,14 @@ def _given_index(notebook) -> int:
 def test_untouched_given_cell_runs_without_notes(release_with_given):
     program = program_from_notebook(copy.deepcopy(release_with_given), release_with_given)
     assert program.notes == []
-    assert program.cells[0] == Cell("<celda 2>", neutralize_magics(GIVEN_SOURCE))
+    assert program.cells[0] == Cell("<celda 2>", GIVEN_SOURCE)
 
 
 def test_edited_given_cell_uses_the_release_version(release_with_given):
     submission = copy.deepcopy(release_with_given)
     submission.cells[_given_index(submission)].source = "BASE = 0\n"
     program = program_from_notebook(submission, release_with_given)
-    assert program.cells[0] == Cell("<celda 2>", neutralize_magics(GIVEN_SOURCE))
+    assert program.cells[0] == Cell("<celda 2>", GIVEN_SOURCE)
     assert not any("BASE = 0" in cell.source for cell in program.cells)
     assert program.notes == ["La celda 2 estaba bloqueada y fue modificada: se usó la versión original."]
 
@@ -330,7 +338,8 @@ def test_restored_given_cell_is_neutralized_like_the_others(release_with_given):
     submission = copy.deepcopy(release_with_given)
     del submission.cells[_given_index(submission)]
     program = program_from_notebook(submission, release_with_given)
-    ast.parse(program.cells[0].source)
+    assert program.ipython_syntax
+    ast.parse(neutralize_magics(program.cells[0].source))
 
 
 # --- what can be submitted ----------------------------------------------------------------
@@ -414,6 +423,13 @@ def _symlink(assignment, folder):
     return link
 
 
+def _with_extra_cells(name: str, cells: list[str]):
+    def make(assignment, folder: Path) -> Path:
+        sample = Sample(name, "hostile", "extra cells", cells=tuple(cells))
+        return samples.build_notebook(assignment, sample, folder / f"{name}.ipynb")
+    return make
+
+
 def _too_large(assignment, folder):
     path = folder / "enorme.ipynb"
     with path.open("wb") as handle:  # sparse: costs no disk
@@ -437,6 +453,10 @@ BROKEN = {
     "unsupported-version": (_write("v5.ipynb", b'{"cells": [], "nbformat": 5, "nbformat_minor": 0, "metadata": {}}'),
                             "usa un formato de cuaderno que no se puede leer", "nbformat cannot read it"),
     "missing": (lambda assignment, folder: folder / "no_existe.ipynb", "No se encontró el archivo", "no such file"),
+    # Bounded before anything runs: the work a notebook may ask for.
+    "too-many-cells": (_with_extra_cells("celdas", ["x = 1"] * 1001), "celdas de código; el máximo", "code cells (limit"),
+    "too-much-code": (_with_extra_cells("codigo", ["# " + "x" * 3_000_000]), "caracteres; el máximo",
+                      "characters of code (limit"),
 }
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -12,7 +14,9 @@ import pytest
 
 from autograder.grading.student import StudentCrashed, StudentSession, StudentTimeout
 from autograder.notebook.loader import Cell, Program
+from autograder.sandbox import launcher
 from autograder.sandbox.launcher import Limits, SandboxError, describe_defences, namespace_mode
+from autograder.sandbox.probe import unverified_defences
 
 PROJECT = Path(__file__).resolve().parents[1]
 needs_namespaces = pytest.mark.skipif(namespace_mode() is None,
@@ -52,6 +56,53 @@ def connect(host, port):
 def limit(name):
     return list(resource.getrlimit(getattr(resource, name)))
 
+def stash(text):
+    """Hide text in every place a later worker might look: SysV shared memory, a POSIX message
+    queue, /dev/shm, /tmp. Returns where it managed to (only its own namespace may keep it)."""
+    import ctypes
+    kept = []
+    libc = ctypes.CDLL(None, use_errno=True)
+    data = text.encode()
+    segment = libc.shmget(0x5EC2E7, 4096, 0o1000 | 0o666)
+    if segment >= 0:
+        libc.shmat.restype = ctypes.c_void_p
+        address = libc.shmat(segment, None, 0)
+        ctypes.memmove(address, data, len(data))
+        kept.append("shm")
+    for folder in ("/dev/shm", "/tmp", "/var/tmp"):
+        try:
+            with open(f"{folder}/escondite", "w") as handle:
+                handle.write(text)
+            kept.append(folder)
+        except OSError:
+            pass
+    return kept
+
+def recover():
+    import ctypes
+    found = []
+    libc = ctypes.CDLL(None, use_errno=True)
+    segment = libc.shmget(0x5EC2E7, 4096, 0o666)
+    if segment >= 0:
+        libc.shmat.restype = ctypes.c_void_p
+        found.append(ctypes.string_at(libc.shmat(segment, None, 0)).decode())
+    for folder in ("/dev/shm", "/tmp", "/var/tmp"):
+        try:
+            with open(f"{folder}/escondite") as handle:
+                found.append(handle.read())
+        except OSError:
+            pass
+    return found
+
+def shared_memory_megabytes(count):
+    """Create `count` 64 MiB SysV segments and leave them behind (memory RLIMIT_AS never sees)."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    return sum(libc.shmget(0, 64 << 20, 0o1000 | 0o600) >= 0 for _ in range(count)) * 64
+
+def hostname():
+    return socket.gethostname()
+
 def spawn_orphan(marker):
     subprocess.Popen(["sleep", marker], start_new_session=True)
     return "spawned"
@@ -77,6 +128,67 @@ def test_defences_are_reported_by_name():
     defences = describe_defences()
     assert defences["separate worker process"] is True
     assert defences["no network (network namespace)"] is (namespace_mode() is not None)
+
+
+def test_every_defence_the_banner_claims_holds_inside_a_worker():
+    assert unverified_defences() == ()
+
+
+@needs_namespaces
+def test_the_worker_shares_no_ipc_with_the_host_and_nothing_it_stashes_reaches_the_next_worker(worker):
+    # Attack: a first grading hides every hidden input in a SysV segment or a shared folder; a
+    # second grading (same or another submission) reads them back into its feedback.
+    before = _system_v_shared_memory_bytes()
+    assert worker.call("shared_memory_megabytes", 24) == 0  # 1.5 GiB the memory limit would not count
+    assert "shm" not in worker.call("stash", "entrada oculta")
+    assert worker.call("hostname") != socket.gethostname()
+    worker.close()
+    assert worker.call("recover") == []  # a fresh worker: nothing carried over
+    assert _system_v_shared_memory_bytes() == before
+
+
+def _system_v_shared_memory_bytes() -> int:
+    rows = Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
+    return sum(int(row.split()[3]) for row in rows)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="creating objects as another uid needs root")
+def test_without_namespaces_what_a_worker_uid_leaves_behind_is_removed():
+    # What a worker without an IPC or mount namespace (a container as root) leaves on the host.
+    uid = 61000 + os.getpid() % 4000
+    child = os.fork()
+    if child == 0:
+        try:
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            libc = ctypes.CDLL(None, use_errno=True)
+            made = [libc.shmget(0, 1 << 20, 0o1000 | 0o600), libc.msgget(0, 0o1000 | 0o600),
+                    libc.semget(0, 1, 0o1000 | 0o600)]
+            Path(f"/tmp/dejado-por-{uid}").write_text("entrada oculta")
+            os._exit(0 if min(made) >= 0 else 1)
+        finally:
+            os._exit(2)
+    assert os.waitpid(child, 0)[1] == 0
+    removed = launcher.remove_leftovers(uid)
+    assert {r.split(":")[0] for r in removed if ":" in r} == {"shm", "msg", "sem"}
+    assert f"/tmp/dejado-por-{uid}" in removed and not Path(f"/tmp/dejado-por-{uid}").exists()
+    assert launcher.remove_leftovers(uid) == []
+
+
+def test_an_ordinary_user_without_namespaces_is_refused_unless_they_accept_the_risk(monkeypatch, capsys):
+    # Measured: there a submission rewrote the grader's own code and kill(-1) killed the batch's shell.
+    from autograder.cli import EXIT_USAGE, main
+
+    monkeypatch.setattr(launcher, "namespace_mode", lambda: None)
+    monkeypatch.setattr(launcher.os, "geteuid", lambda: 1000)
+    monkeypatch.delenv(launcher.INSECURE_OPT_IN, raising=False)
+    assert "run as you" in launcher.refusal()
+    with pytest.raises(SandboxError, match="--insecure-run-student-code-as-me"):
+        launcher.Worker(Limits())
+    assert main(["grade", "bpe_bytes", str(PROJECT / "solutions" / "bpe_bytes" / "solution.py")]) == EXIT_USAGE
+    assert "--insecure-run-student-code-as-me" in capsys.readouterr().err
+    monkeypatch.setenv(launcher.INSECURE_OPT_IN, "1")
+    assert launcher.refusal() is None
 
 
 def test_environment_is_clean_and_workdir_empty(worker):

@@ -150,7 +150,7 @@ class StudentSession:
         worker = Worker(self.limits)
         try:
             reply = worker.request(
-                {"op": "load", "module_name": self.program.module_name,
+                {"op": "load", "module_name": self.program.module_name, "ipython": self.program.ipython_syntax,
                  "cells": [{"filename": c.filename, "source": c.source} for _, c in kept]},
                 min(self.limits.load_seconds, max(self._time_left(), 0.1)),
                 on_progress=lambda m: current.update(cell=m.get("cell")),

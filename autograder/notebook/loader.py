@@ -4,7 +4,11 @@ A Program is the list of code cells to run in the worker, in order, as plain
 Python. It is built the way a student expects the notebook to run:
 
 - every code cell in order, including cells the student added;
-- IPython magics and shell escapes turned into calls of a do-nothing get_ipython();
+- IPython magics and shell escapes left as written: the worker turns them into calls of a
+  do-nothing get_ipython() (IPython's transformer is student-controlled work: it runs
+  under the submission's limits, not here);
+- at most MAX_CODE_CELLS code cells and MAX_CODE_CHARS characters of code, so that the
+  work a submission asks for is bounded before anything runs;
 - locked cells (given code, visible checks, demos) taken from the release, not from
   the submission: given code runs, checks and demos are not needed to grade;
 - a notebook that cannot be read at all gives a SubmissionError with a Spanish
@@ -47,6 +51,7 @@ class Program:
     cells: list[Cell]
     module_name: str = "__main__"
     notes: list[str] = dataclasses.field(default_factory=list)  # Spanish remarks for the student
+    ipython_syntax: bool = False  # notebook cells may hold %magics and !commands, as in Jupyter
 
 
 def load_submission(path: Path | str, assignment, release: nbformat.NotebookNode) -> Program:
@@ -222,30 +227,28 @@ def program_from_notebook(notebook: nbformat.NotebookNode, release: nbformat.Not
             if source != release_cells[grade_id].source:
                 notes.append(f"La celda {number} estaba bloqueada y fue modificada: se usó la versión original.")
             source = release_cells[grade_id].source
-        cells.append(Cell(f"<celda {number}>", neutralize_magics(source)))
+        cells.append(Cell(f"<celda {number}>", source))
     missing_given = [c for gid, c in release_cells.items() if release_roles[gid] == "given" and gid not in seen]
     if missing_given:
         notes.append("Faltaban celdas bloqueadas del enunciado: se restauraron desde la versión original.")
-        cells[:0] = [Cell(f"<enunciado {c.metadata['nbgrader']['grade_id']}>", neutralize_magics(c.source))
-                     for c in missing_given]
-    return Program(cells, notes=notes)
+        cells[:0] = [Cell(f"<enunciado {c.metadata['nbgrader']['grade_id']}>", c.source) for c in missing_given]
+    _check_size(cells)
+    return Program(cells, notes=notes, ipython_syntax=True)
 
 
-def neutralize_magics(source: str) -> str:
-    """Rewrite IPython syntax (%magic, %%cell magic, !shell, x = !cmd, obj?) as plain Python.
+MAX_CODE_CELLS = 1000
+MAX_CODE_CHARS = 2 * 1024 * 1024  # the released notebooks hold about 20 000
 
-    Plain Python is left exactly as it is (IPython's clean-up would shift line numbers
-    and touch blank lines inside strings)."""
-    try:
-        ast.parse(source)
-        return source
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        pass
-    from IPython.core.inputtransformer2 import TransformerManager
 
-    try:
-        transformed = TransformerManager().transform_cell(source)
-    except (Exception, RecursionError, MemoryError):  # the transformer chokes on some broken code: let the worker report the syntax error
-        return source
-    leading = len(source) - len(source.lstrip("\n"))
-    return "\n" * (leading - (len(transformed) - len(transformed.lstrip("\n")))) + transformed
+def _check_size(cells: list[Cell]) -> None:
+    if len(cells) > MAX_CODE_CELLS:
+        raise SubmissionError(
+            f"El cuaderno tiene {len(cells)} celdas de código; el máximo que se califica es {MAX_CODE_CELLS}. "
+            "Borra las celdas que no forman parte de tu solución y vuelve a entregarlo.",
+            f"{len(cells)} code cells (limit {MAX_CODE_CELLS})")
+    size = sum(len(c.source) for c in cells)
+    if size > MAX_CODE_CHARS:
+        raise SubmissionError(
+            f"El código del cuaderno ocupa {size:,} caracteres; el máximo que se califica es {MAX_CODE_CHARS:,}. "
+            "¿Pegaste datos o salidas dentro de una celda de código?".replace(",", " "),
+            f"{size} characters of code (limit {MAX_CODE_CHARS})")

@@ -147,6 +147,10 @@ _RECURSION = _cell('''
 ''')
 
 HOSTILE: list[Sample] = [
+    Sample("magic_flood", "hostile",
+           "a cell of 4000 %timeit lines: IPython's transformer needs ~25 s for it (8000 lines, ~100 s), "
+           "once spent in the grading process; every function is a stub",
+           replace=_functions(), cells=("\n".join(["%timeit x = 1"] * 4000),)),
     Sample("output_flood", "hostile",
            "prints 300 MB (print, sys.stdout.write, sys.stderr, os.write on fds 1 and 2) while loading and "
            "50 MB in every call; every function is a stub",

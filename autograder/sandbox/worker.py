@@ -26,7 +26,7 @@ import sys
 import traceback
 import types
 
-from autograder.sandbox import codec, served
+from autograder.sandbox import codec, magics, served
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 0x1, 0x2, 0x4, 0x8, 0x20
 MS_BIND, MS_REC, MNT_DETACH = 0x1000, 0x4000, 2
@@ -247,18 +247,20 @@ class Student:
         for index, cell in enumerate(request["cells"]):
             send({"op": "progress", "cell": index})
             filename = cell["filename"]
-            self.sources[filename] = cell["source"]
-            results.append(self._run_cell(cell["source"], filename, output))
+            source = self.sources[filename] = cell["source"]
+            results.append(self._run_cell(source, filename, output, bool(request.get("ipython"))))
         functions = {}
         for name, value in list(self.namespace.items()):
             if callable(value) and not name.startswith("_"):
                 functions[name] = _signature(value)
         return {"op": "loaded", "cells": results, "output": output.getvalue(), "functions": functions}
 
-    def _run_cell(self, source: str, filename: str, output) -> dict:
+    def _run_cell(self, source: str, filename: str, output, ipython: bool) -> dict:
         saved = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = output
         try:
+            if ipython:
+                source = self.sources[filename] = magics.neutralize(source)
             exec(compile(source, filename, "exec"), self.namespace)
             return {"ok": True}
         except BaseException as exc:  # SystemExit and KeyboardInterrupt too: a cell never ends the load
