@@ -13,7 +13,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from autograder.grading.expect import BYTES, INT, NUMBER, STR, DictOf, ListOf, Tuple, checked_student
 from autograder.grading.plugin import Feedback
+
+# What each function returns (the spec): every answer is checked against it, deeply, before any
+# test compares it, so no answer of the wrong type passes a test by comparing vacuously (an empty
+# array is close to any number under approx; [array([1])] == [1]; {(1.0, 2.0): 256} == {(1, 2): 256}).
+RETURNS = {
+    "get_stats": DictOf(Tuple(INT, INT), INT),
+    "merge": ListOf(INT),
+    "train_bpe": DictOf(Tuple(INT, INT), INT),
+    "build_vocab": DictOf(INT, BYTES),
+    "encode": ListOf(INT),
+    "decode": STR,
+    "compression_ratio": NUMBER,  # a float; an int is the same number (the basic test charges the type)
+}
+student = checked_student(RETURNS)
 
 DEPENDS_ON = {"train_bpe": ("get_stats", "merge"), "encode": ("get_stats", "merge")}
 # Arguments whose in-place changes the tests must see (`counts` by contract, `ids` to catch a

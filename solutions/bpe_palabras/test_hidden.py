@@ -19,7 +19,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from autograder.grading.expect import INT, STR, DictOf, Seq, Tuple, checked_student
 from autograder.grading.plugin import Feedback
+
+# What each function returns (the spec): every answer is checked against it, deeply, before any
+# test compares it, so no answer of the wrong type passes a test by comparing vacuously
+# (tuple(np.empty(0)) == (), [array([1])] == [1], {"a": array([0])} == {"a": 0}). A list where a
+# tuple is due (and the reverse) is accepted here and charged once, in the basic test.
+RETURNS = {
+    "get_stats": DictOf(Tuple(STR, STR), INT),
+    "merge_pair": Seq(STR),
+    "train_bpe": Seq(Seq(STR, length=2)),
+    "tokenize": Seq(STR),
+}
+student = checked_student(RETURNS)
 
 DEPENDS_ON = {"train_bpe": ("get_stats", "merge_pair"), "tokenize": ("get_stats", "merge_pair")}
 

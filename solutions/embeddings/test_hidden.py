@@ -20,7 +20,26 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from autograder.grading.expect import INT, NUMBER, STR, Array, ListOf, Tuple, checked_student
 from autograder.grading.plugin import Feedback
+
+# What each function returns (the spec): every answer is checked against it, deeply, before any
+# test compares it, so no answer of the wrong type or shape passes a test by comparing vacuously
+# (np.empty(0) == approx(x); a 0-d array or np.full(3, x) where a float is due). Shapes that the
+# arguments fix are checked here; the gradients' shapes are charged by test_sgns_output_shapes.
+RETURNS = {
+    "embedding_params": INT,
+    "embed": lambda a: Array((len(a["ids"]), np.shape(a["E"])[1])),
+    "cosine": NUMBER,
+    "euclidean": NUMBER,
+    "most_similar": ListOf(STR),
+    "noise_distribution": lambda a: Array((len(a["counts"]),)),
+    # An empty answer's shape and dtype are charged by test_skipgram_pairs_none and _none_are_integers only.
+    "skipgram_pairs": Array((None, 2), integers=True, empty_left_to_its_test=True),
+    "sgns_loss_and_grads": Tuple(NUMBER, Array(), Array(), Array(), also_list=True),
+    "distance_ratio": NUMBER,
+}
+student = checked_student(RETURNS)
 
 DEPENDS_ON = {"most_similar": ("cosine",), "distance_ratio": ("euclidean",)}
 

@@ -16,7 +16,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from autograder.grading.expect import INT, NUMBER, STR, DictOf, ListOf, checked_student
 from autograder.grading.plugin import Feedback
+
+# What each function returns (the spec): every answer is checked against it, deeply, before any
+# test compares it, so no answer of the wrong type passes a test by comparing vacuously (an empty
+# array is close to any number under approx; [array([1])] == [1] and {"a": array([0])} == {"a": 0}).
+RETURNS = {
+    "tokenize_chars": ListOf(STR),
+    "tokenize_words": ListOf(STR),
+    "build_vocab": DictOf(STR, INT),
+    "encode": ListOf(INT),
+    "decode": ListOf(STR),
+    "oov_rate": NUMBER,  # a float; an int is the same number (the basic test charges the type)
+}
+student = checked_student(RETURNS)
 
 # Tests whose inputs are the lesson's own worked examples (the release's visible checks): a table of
 # those examples passes them, so they earn their own points but no share of a catch-all test.

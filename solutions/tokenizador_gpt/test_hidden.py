@@ -15,7 +15,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from autograder.grading.expect import INT, STR, DictOf, ListOf, Tuple, checked_student
 from autograder.grading.plugin import Feedback
+
+# What each function returns (the spec): every answer is checked against it, deeply, before any
+# test compares it, so no answer of the wrong type passes a test by comparing vacuously
+# ([array([1])] == [1]; {(1.0, 2.0): 256} == {(1, 2): 256}).
+RETURNS = {
+    "pretokenize": ListOf(STR),
+    "train_regex_bpe": DictOf(Tuple(INT, INT), INT),
+    "encode_ordinary": ListOf(INT),
+    "encode": ListOf(INT),
+    "decode": STR,
+    "recover_merges": DictOf(Tuple(INT, INT), INT),
+}
+student = checked_student(RETURNS)
 
 DEPENDS_ON = {
     "train_regex_bpe": ("pretokenize",),

@@ -1,0 +1,186 @@
+"""Type and shape before value: the contract every hidden suite checks on every answer.
+
+An answer of the wrong type or shape can compare "equal" to the expected value. An empty
+numpy array is close to any number under ``pytest.approx`` (approx checks each element, and
+there are none); ``np.full(3, x) == approx(x)``; a one-element array is truthy when it holds
+True, so ``[np.array([1]), np.array([2])] == [1, 2]`` and ``{"a": np.array([0])} == {"a": 0}``;
+``1.0 == 1`` and the two hash alike, so float ids and float dict keys pass for ints. Checking
+types in a few basic tests does not help the others.
+
+So each suite declares what every graded function returns (``RETURNS``, from the spec), and
+``checked_student(RETURNS)`` replaces the ``student`` fixture by one that checks every answer
+against it, deeply, before any test sees the answer. A wrong type or shape fails the test
+with a Spanish message that names only types and the number of dimensions (which the spec
+fixes), never a hidden input or an expected value.
+
+The contract is the loosest form the suite's tests accept, never looser than the spec:
+numbers where the spec says float are int or float (numpy scalars arrive as int or float);
+where a suite deliberately charges a list-for-a-tuple once, in its basic test, the contract
+takes either (``Seq``); bool is never a number; arrays must be numeric ``np.ndarray`` of the
+stated shape (``None`` for a free axis) or a shape computed from the call's arguments.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+from autograder.grading.plugin import Feedback
+
+
+def _a(value) -> str:
+    """'un ndarray', 'un list', ...: a value named by its type only."""
+    if isinstance(value, np.ndarray):
+        return f"un array de numpy de {value.ndim} dimensión(es)" if value.ndim != 1 else "un array de numpy"
+    return f"un {type(value).__name__}"
+
+
+class Spec:
+    name = ""
+
+    def problem(self, value) -> str | None:
+        """None if `value` fits; else a Spanish phrase about what does not (types only)."""
+        raise NotImplementedError
+
+
+class _Scalar(Spec):
+    def __init__(self, name, kinds, no_bool=True):
+        self.name, self.kinds, self.no_bool = name, kinds, no_bool
+
+    def problem(self, value):
+        if type(value) in self.kinds and not (self.no_bool and type(value) is bool):
+            return None
+        return f"se esperaba {self.name} y hay {_a(value)}"
+
+
+INT = _Scalar("un int", (int,))
+NUMBER = _Scalar("un número (int o float)", (int, float))
+STR = _Scalar("un str", (str,))
+BYTES = _Scalar("un bytes", (bytes,))
+
+
+class _Sequence(Spec):
+    def __init__(self, item, kinds, name, length=None):
+        self.item, self.kinds, self.length = item, kinds, length
+        self.name = name
+
+    def problem(self, value):
+        if type(value) not in self.kinds:
+            return f"se esperaba {self.name} y hay {_a(value)}"
+        if self.length is not None and len(value) != self.length:
+            return f"se esperaba {self.name} y tiene {len(value)} elementos"
+        items = self.item if isinstance(self.item, tuple) else (self.item,) * len(value)
+        for spec, element in zip(items, value):
+            inner = spec.problem(element)
+            if inner:
+                return f"dentro de {self.name}: {inner}"
+        return None
+
+
+def ListOf(item: Spec) -> Spec:
+    return _Sequence(item, (list,), f"una lista de ({item.name})")
+
+
+def Seq(item: Spec, length: int | None = None) -> Spec:
+    """A list or a tuple: for suites that charge a list-for-a-tuple once, in the basic test."""
+    return _Sequence(item, (list, tuple), f"una lista o tupla de ({item.name})", length)
+
+
+def Tuple(*items: Spec, also_list: bool = False) -> Spec:
+    """A tuple of exactly these items, in order."""
+    names = ", ".join(i.name for i in items)
+    kinds = (tuple, list) if also_list else (tuple,)
+    return _Sequence(items, kinds, f"una tupla ({names})", len(items))
+
+
+class DictOf(Spec):
+    def __init__(self, key: Spec, item: Spec):
+        self.key, self.item = key, item
+        self.name = f"un dict de ({key.name}) a ({item.name})"
+
+    def problem(self, value):
+        if type(value) is not dict:
+            return f"se esperaba {self.name} y hay {_a(value)}"
+        for key, element in value.items():
+            inner = self.key.problem(key)
+            if inner:
+                return f"en las claves de {self.name}: {inner}"
+            inner = self.item.problem(element)
+            if inner:
+                return f"en los valores de {self.name}: {inner}"
+        return None
+
+
+class Array(Spec):
+    """A numeric np.ndarray; `shape` a tuple with None for a free axis, or None for any shape."""
+
+    def __init__(self, shape: tuple | None = None, integers: bool = False, empty_left_to_its_test: bool = False):
+        # empty_left_to_its_test: an empty answer's shape and dtype are charged by the suite's own tests of
+        # the empty case alone (one mistake, one test), which check them explicitly with expect_shape.
+        self.shape, self.integers, self.empty_left = shape, integers, empty_left_to_its_test
+        self.name = "un array de numpy" + (f" de {len(shape)} dimensión(es)" if shape is not None else "")
+
+    def problem(self, value):
+        if type(value) is not np.ndarray:
+            return f"se esperaba {self.name} y hay {_a(value)}"
+        if value.dtype.kind not in "iuf":
+            return f"se esperaba {self.name} de números y sus elementos son de tipo {value.dtype.name}"
+        if self.empty_left and value.size == 0:
+            return None
+        if self.integers and value.dtype.kind not in "iu":
+            return f"se esperaba {self.name} de enteros y sus elementos son de tipo {value.dtype.name}"
+        if self.shape is None:
+            return None
+        if value.ndim != len(self.shape):
+            return f"se esperaba {self.name} y tiene {value.ndim} dimensión(es)"
+        if any(want is not None and got != want for got, want in zip(value.shape, self.shape)):
+            return f"{self.name} con las dimensiones correctas pero con un número de filas o columnas distinto del esperado"
+        return None
+
+
+def conform(value, spec: Spec, what: str):
+    """`value` if it fits `spec`; else a Feedback that names only types (safe for fixed cases)."""
+    problem = spec.problem(value)
+    if problem:
+        raise Feedback(f"{what} debe devolver {spec.name}: {problem}.")
+    return value
+
+
+class CheckedStudent:
+    """The student proxy, with every answer of a function in `contracts` checked before it is returned.
+
+    A contract is a Spec, or a function of the call's arguments (by name, defaults applied, read
+    before the call) that returns one: e.g. the shape of `embed(ids, E)` is (len(ids), E.shape[1])."""
+
+    def __init__(self, proxy, reference, contracts: dict):
+        self._proxy, self._reference, self._contracts = proxy, reference, contracts
+
+    def __getattr__(self, name: str):
+        function = getattr(self._proxy, name)
+        contract = self._contracts.get(name)
+        if contract is None:
+            return function
+        signature = inspect.signature(getattr(self._reference, name))
+
+        def call(*args, **kwargs):
+            spec = contract
+            if not isinstance(spec, Spec):
+                bound = signature.bind(*args, **kwargs)
+                bound.apply_defaults()
+                spec = contract(bound.arguments)
+            return conform(function(*args, **kwargs), spec, name)
+
+        return call
+
+
+def checked_student(contracts: dict):
+    """A `student` fixture for a hidden suite: ``student = checked_student(RETURNS)`` at top level.
+    RETURNS names every graded function (tests/test_expect.py checks it against course.yml)."""
+
+    @pytest.fixture(scope="session", name="student")
+    def _student(student, reference):
+        return CheckedStudent(student, reference, contracts)
+
+    return _student
