@@ -9,6 +9,7 @@ stub, some of them also as a .py module.
 from functools import partial
 
 from autograder.samples import STUB_LINE, Sample, call_arguments, cell, parameter_lists, replace_all
+from autograder.samples.shape_attacks import vacuous_comparison_attacks
 
 ASSIGNMENT = "embeddings"
 _SIGNATURES = parameter_lists(ASSIGNMENT)
@@ -321,3 +322,8 @@ HOSTILE: list[Sample] = [
                                                 "return _sin_fin_en_c()")),
            first_cells=(_IGNORE_SIGNALS,)),
 ]
+
+# Answers of the wrong type or shape that compare vacuously (issue 11): np.empty(0), np.empty((0, 0)),
+# the right answer as a 0-d array, broadcast into a bigger array, with every number inside it an array
+# or a float, or inside a list (autograder/samples/shape_attacks.py). Pure attacks: exactly 0.
+HOSTILE += vacuous_comparison_attacks(ASSIGNMENT, "emb")
