@@ -4,6 +4,7 @@
 from functools import partial
 
 from autograder.samples import STUB_LINE, Sample, call_arguments, cell, parameter_lists, replace_all
+from autograder.samples.shape_attacks import vacuous_comparison_attacks
 from autograder.samples import xss as _xss
 
 # Each attack replaces every graded function (or makes it useless), so a sound grader gives
@@ -675,3 +676,9 @@ HOSTILE: list[Sample] = [
            "and tags, widget state, and a markdown cell dressed as a locked instructor cell (autograder/samples/xss.py)",
            replace=_functions(), edit_notebook=_xss.add_payloads),
 ]
+
+# Answers of the wrong type or shape that compare vacuously (issue 11): np.empty(0), np.empty((0, 0)),
+# the right answer as a 0-d array, broadcast into a bigger array, with every number inside it an array
+# or a float, or inside a list (autograder/samples/shape_attacks.py). Pure attacks: exactly 0.
+# np.empty(0) everywhere is numpy_empty_array above.
+HOSTILE += [s for s in vacuous_comparison_attacks("bpe_bytes", "bpeb") if s.name != "bpeb_empty_array"]

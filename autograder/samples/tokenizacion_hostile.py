@@ -10,6 +10,7 @@ reference and the stub.
 from functools import partial
 
 from autograder.samples import STUB_LINE, Sample, call_arguments, cell, parameter_lists, replace_all
+from autograder.samples.shape_attacks import vacuous_comparison_attacks
 
 ASSIGNMENT = "tokenizacion"
 _SIGNATURES = parameter_lists(ASSIGNMENT)
@@ -189,3 +190,8 @@ HONEST_PARTS: dict[str, Sample] = {
         "the honest part of grading_aware_lookup: the published examples answered by heart, always",
         replace=_functions("return _publicado('{name}', {args})"), first_cells=(_PUBLISHED,)),
 }
+
+# Answers of the wrong type or shape that compare vacuously (issue 11): np.empty(0), np.empty((0, 0)),
+# the right answer as a 0-d array, broadcast into a bigger array, with every number inside it an array
+# or a float, or inside a list (autograder/samples/shape_attacks.py). Pure attacks: exactly 0.
+HOSTILE += vacuous_comparison_attacks(ASSIGNMENT, "tok")
