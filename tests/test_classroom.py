@@ -10,6 +10,7 @@ import csv
 import dataclasses
 import io
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -350,3 +351,58 @@ def test_progress_in_a_log_prints_about_ten_lines_with_time_left():
     lines = stream.getvalue().splitlines()
     assert 10 <= len(lines) <= 12
     assert lines[-1].startswith("grading [") and "40/40" in lines[-1] and "left 0:00" in lines[-1]
+
+
+def _odd_outputs_notebook(path: Path, count: int) -> None:
+    """Append a cell with `count` schema-invalid outputs (an unknown field, a string prompt)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    outputs = [{"output_type": "stream", "name": "stdout", "text": "x" * 100, "campo": i} for i in range(count)]
+    data["cells"].append({"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": outputs,
+                          "execution_count": "no"})
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_the_class_run_opens_no_notebook_in_its_own_process(tmp_path, course, fast_bpe_bytes, monkeypatch):
+    # Attack: a 23 MB schema-invalid notebook stalled the batch parent for ~215 s, because the parent
+    # read and rewrote it for formgrader, validating it each time (nbformat, on 35 MB: 133 s to read,
+    # 156 s to write). The grading process writes formgrader's copy now, under the submission's budget,
+    # without schema validation and with a cell's outputs capped.
+    from autograder.classroom import autograded, inert
+
+    course_dir = tmp_path / "course"
+    release_assignment(course, fast_bpe_bytes, course_dir)
+    hand_in(course_dir, "ana", fast_bpe_bytes, samples.correct("bpe_bytes"))
+    odd = hand_in(course_dir, "hugo", fast_bpe_bytes, samples.correct("bpe_bytes")) / "bpe_bytes.ipynb"
+    _odd_outputs_notebook(odd, 20_000)
+    writers, real = tmp_path / "writers.txt", autograded.write_autograded
+
+    def spy(*args, **kwargs):
+        with writers.open("a") as handle:
+            handle.write(f"{os.getpid()}\n")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(autograded, "write_autograded", spy)
+    run = grade_class(course, fast_bpe_bytes, course_dir, jobs=2)
+    assert scores(run) == {"ana": 100, "hugo": 100}
+    pids = writers.read_text().split()
+    assert len(pids) == 2 and str(os.getpid()) not in pids
+    shown = nbformat.read(course_dir / "autograded" / "hugo" / "bpe_bytes" / "bpe_bytes.ipynb", as_version=4)
+    flooded = next(c for c in shown.cells if c.get("source") == "x = 1")
+    assert len(flooded.outputs) == inert.MAX_OUTPUTS + 1 and "se omitió" in flooded.outputs[-1].text
+    writers.unlink()
+    again = grade_class(course, fast_bpe_bytes, course_dir, jobs=2)
+    assert again.reused == 2 and not writers.exists()  # nothing read or written again
+
+
+def test_reading_a_notebook_never_runs_schema_validation(tmp_path, fast_bpe_bytes, monkeypatch):
+    from autograder.notebook.loader import read_notebook
+
+    path = samples.build_notebook(fast_bpe_bytes, samples.correct("bpe_bytes"), tmp_path / "bpe_bytes.ipynb")
+    _odd_outputs_notebook(path, 50)
+
+    def validate(*args, **kwargs):
+        raise AssertionError("nbformat validated a submission")
+
+    monkeypatch.setattr(nbformat, "validate", validate)
+    monkeypatch.setattr(nbformat.validator, "validate", validate)
+    assert len(read_notebook(path.read_bytes(), path).cells[-1].outputs) == 50

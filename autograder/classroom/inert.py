@@ -86,40 +86,56 @@ def inert_cell(cell, cell_id: str | None = None) -> nbformat.NotebookNode:
     return new
 
 
+MAX_OUTPUTS = 100  # per cell: formgrader needs to show what the student saw, not 200 000 of it
+MAX_OUTPUT_CHARS = 100_000  # per cell, over all its text outputs
+
+
 def inert_outputs(outputs) -> list:
-    kept = []
-    for output in outputs if isinstance(outputs, list) else []:
+    kept, chars, seen = [], 0, 0
+    outputs = outputs if isinstance(outputs, list) else []
+    for output in outputs[:MAX_OUTPUTS]:
+        if chars > MAX_OUTPUT_CHARS:
+            break
+        seen += 1
         kind = output.get("output_type") if isinstance(output, dict) else None
         if kind == "stream":
-            name = "stderr" if output.get("name") == "stderr" else "stdout"
-            kept.append(nbformat.v4.new_output("stream", name=name, text=_text(output.get("text"))))
+            text = _text(output.get("text"))[:MAX_OUTPUT_CHARS]
+            chars += len(text)
+            kept.append(_output("stream", name="stderr" if output.get("name") == "stderr" else "stdout", text=text))
         elif kind == "error":
             traceback = output.get("traceback")
-            kept.append(nbformat.v4.new_output(
-                "error", ename=_text(output.get("ename")), evalue=_text(output.get("evalue")),
-                traceback=[_text(line) for line in traceback] if isinstance(traceback, list) else []))
+            lines = [_text(line)[:2000] for line in traceback[:100]] if isinstance(traceback, list) else []
+            chars += sum(map(len, lines))
+            kept.append(_output("error", ename=_text(output.get("ename"))[:200], evalue=_text(output.get("evalue"))[:2000],
+                                traceback=lines))
         elif kind in ("display_data", "execute_result"):
             data = output.get("data") if isinstance(output.get("data"), dict) else {}
             inert = {}
             if "text/plain" in data:
-                inert["text/plain"] = _text(data["text/plain"])
+                inert["text/plain"] = _text(data["text/plain"])[:MAX_OUTPUT_CHARS]
+                chars += len(inert["text/plain"])
             for mime in INERT_IMAGES:
                 image = _image(data.get(mime), mime)
                 if image is not None:
                     inert[mime] = image
             if inert:
-                if kind == "execute_result":
-                    kept.append(nbformat.v4.new_output(kind, data=inert,
-                                                       execution_count=_count(output.get("execution_count"))))
-                else:
-                    kept.append(nbformat.v4.new_output(kind, data=inert))
+                extra = {"execution_count": _count(output.get("execution_count"))} if kind == "execute_result" else {}
+                kept.append(_output(kind, data=inert, metadata={}, **extra))
             dropped = [mime for mime in data if mime not in inert]
             if dropped:
-                named = [m if isinstance(m, str) and _MIME.fullmatch(m) else "de otro tipo" for m in dropped]
-                kept.append(nbformat.v4.new_output("stream", name="stdout", text=removed_note(", ".join(named))))
+                named = [m if isinstance(m, str) and _MIME.fullmatch(m) else "de otro tipo" for m in dropped[:10]]
+                kept.append(_output("stream", name="stdout", text=removed_note(", ".join(named))))
         else:
-            kept.append(nbformat.v4.new_output("stream", name="stdout", text=removed_note("de tipo desconocido")))
+            kept.append(_output("stream", name="stdout", text=removed_note("de tipo desconocido")))
+    if seen < len(outputs) or chars > MAX_OUTPUT_CHARS:
+        kept.append(_output("stream", name="stdout", text="[… el resto de la salida se omitió]\n"))
     return kept
+
+
+def _output(kind: str, **fields) -> nbformat.NotebookNode:
+    # Built directly, not with nbformat.v4.new_output: that validates each output against the
+    # schema, which for a notebook of 200 000 outputs took over two minutes.
+    return nbformat.from_dict({"output_type": kind, **fields})
 
 
 def inert_markdown(source: str, attachments: dict | None = None) -> str:

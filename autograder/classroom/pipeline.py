@@ -3,8 +3,10 @@
     find      submitted/STUDENT/ASSIGNMENT/ folders, with nbgrader's timestamps
     plan      skip what was graded from the same files with the same suite (state.py)
     grade     the rest in parallel, each in its own process and sandbox (grading/batch.py)
-    record    for each result as it arrives: gradebook scores and late penalty,
-              the stored result, the autograded notebook
+    record    for each result as it arrives: gradebook scores and late penalty, and
+              the stored result; the autograded notebook is written by the grading
+              process itself, under the submission's budget (this process reads no
+              submission's contents)
 
 Each result is recorded the moment it is graded, so an interruption loses at most
 the submissions being graded at that moment, and the next run picks them up.
@@ -58,23 +60,28 @@ def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None
         gradebook.check_released(book, assignment)
         gradebook.register_due_date(book, assignment)
 
+        def autograded_dir(submission: Submission) -> Path:
+            return course_dir / "autograded" / submission.student / assignment.id
+
         def record(submission: Submission, result: GradeResult, submission_sha: str) -> GradeResult:
             before = dataclasses.asdict(result)
             result.student = submission.student
             result.submission = str(submission.folder.relative_to(course_dir))
             result.submitted_at = submission.timestamp.isoformat() if submission.timestamp else ""
             gradebook.record(book, assignment, result, submission.timestamp, (names or {}).get(submission.student, ""))
-            destination = course_dir / "autograded" / submission.student / assignment.id
-            notebook = destination / f"{assignment.notebook}.ipynb"
-            if dataclasses.asdict(result) == before and notebook.is_file():
-                return result  # reused and unchanged (same lateness too): nothing to write again
-            state.store(destination / state.STATE_FILE, result, submission_sha, suite_sha)
+            if dataclasses.asdict(result) != before:  # graded now, or its lateness changed
+                state.store(autograded_dir(submission) / state.STATE_FILE, result, submission_sha, suite_sha)
+            return result
+
+        def write_notebook(folder: Path, result: GradeResult) -> None:
+            """Run in the grading process, under the submission's budget: reading and rewriting a
+            notebook costs what its size makes it cost, and that is the submission's to spend."""
+            submission = by_folder[str(folder)]
             try:
-                autograded.write_autograded(submission.folder, destination, assignment, result, release)
-            except Exception as error:  # the grade is safe already; formgrader's copy must not stop the batch
+                autograded.write_autograded(folder, autograded_dir(submission), assignment, result, release)
+            except Exception as error:  # the grade is safe anyway; formgrader's copy must not stop the batch
                 print(ci_log(f"warning: no autograded notebook for {submission.student}: "
                              f"{type(error).__name__}: {error}"), file=sys.stderr)
-            return result
 
         hashes = {s.student: state.submission_hash(s.folder) for s in submissions}
         done: dict[str, GradeResult] = {}
@@ -82,7 +89,8 @@ def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None
         for submission in submissions:
             stored = None if force else state.load_graded(
                 state.state_path(course_dir, submission.student, assignment.id), hashes[submission.student], suite_sha)
-            if stored is None:
+            notebook = autograded_dir(submission) / f"{assignment.notebook}.ipynb"
+            if stored is None or not notebook.is_file():  # formgrader's copy is written while grading
                 to_grade.append(submission)
             else:
                 done[submission.student] = record(submission, stored, hashes[submission.student])
@@ -96,7 +104,8 @@ def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None
                 reporter.advance(result)
 
         if to_grade:
-            grade_batch(course, assignment, [s.folder for s in to_grade], jobs=jobs, on_result=on_result)
+            grade_batch(course, assignment, [s.folder for s in to_grade], jobs=jobs, on_result=on_result,
+                        in_grading_process=write_notebook)
     return ClassRun([done[s.student] for s in submissions], graded=len(to_grade),
                     reused=len(submissions) - len(to_grade))
 

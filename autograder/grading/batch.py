@@ -29,12 +29,14 @@ class SelfCheckFailed(RuntimeError):
     """The reference solution does not get full marks here: no grade would mean anything."""
 
 
-def _child(connection, course, assignment, submission, suite) -> None:
+def _child(connection, course, assignment, submission, suite, in_grading_process) -> None:
     # Ctrl-C reaches the whole process group; only the parent decides what an interruption means.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         result = grade_submission(course, assignment, submission, suite=suite)
+        if in_grading_process is not None:
+            in_grading_process(submission, result)
         connection.send(("ok", dataclasses.asdict(result)))
     except BaseException:
         connection.send(("error", traceback.format_exc()))
@@ -72,10 +74,12 @@ def self_check(course, assignment, suite: str = "hidden") -> GradeResult:
 
 
 def grade_batch(course, assignment, submissions: list[Path], jobs: int | None = None, on_result=None,
-                suite: str = "hidden", warm_up: bool | None = None) -> list[GradeResult]:
+                suite: str = "hidden", warm_up: bool | None = None, in_grading_process=None) -> list[GradeResult]:
     """Grade `submissions` with up to `jobs` processes; results come back in input order.
 
-    `warm_up` (default: for four submissions or more) runs `self_check` first."""
+    `warm_up` (default: for four submissions or more) runs `self_check` first.
+    `in_grading_process(submission, result)` runs in the grading process after grading, within
+    the submission's budget: per-submission work whose cost the submission controls."""
     if warm_up if warm_up is not None else len(submissions) >= 4:
         self_check(course, assignment, suite)
     context = multiprocessing.get_context("fork")
@@ -97,7 +101,8 @@ def grade_batch(course, assignment, submissions: list[Path], jobs: int | None = 
             while pending and len(running) < jobs:
                 index, submission = pending.pop(0)
                 receiver, sender = context.Pipe(duplex=False)
-                process = context.Process(target=_child, args=(sender, course, assignment, submission, suite), daemon=True)
+                process = context.Process(target=_child, daemon=True,
+                                          args=(sender, course, assignment, submission, suite, in_grading_process))
                 process.start()
                 sender.close()
                 running[receiver] = (index, process, time.monotonic())
