@@ -27,8 +27,12 @@ Exit codes:
     0  graded, whatever the scores (a broken file in a batch is just a zero)
     1  the one submission named could not be graded at all (unreadable, nothing to grade),
        or a final score is below --fail-under
-    2  bad usage, invalid course.yml or input (unknown assignment, unreadable LMS download...)
-    3  grader error: the sandbox, a hidden suite or the self-check broke (never the student's fault)
+    2  bad usage, invalid course.yml or input (unknown assignment, unreadable LMS download...),
+       or a machine where the sandbox cannot protect the grader
+    3  the grader is broken: the sandbox, a hidden suite or the self-check broke, or the grader
+       failed on every submission (never the student's fault); nothing graded can be trusted
+    4  some submissions hit a grader error (named on stderr; their students are told it is not
+       their fault); every other submission was graded and every output written
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from pathlib import Path
 
 from autograder.course import DEFAULT_COURSE_FILE, CourseError, load_course
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GRADER_ERROR = 0, 1, 2, 3
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GRADER_ERROR, EXIT_SOME_UNGRADED = 0, 1, 2, 3, 4
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -343,8 +347,12 @@ def exit_code(results, args, single: bool) -> int:
     for r in grader_errors:
         why = r.error_instructor or next(t.instructor_note for t in r.tests if t.outcome == "grader_error")
         print(ci_log(f"GRADER ERROR for {r.student or r.submission}: {why}"), file=sys.stderr)
-    if grader_errors:
+    if grader_errors and (single or len(grader_errors) == len(results)):
         return EXIT_GRADER_ERROR
+    if grader_errors:
+        print(f"{len(grader_errors)} of {len(results)} submissions hit a grader error; the others were graded and "
+              f"every output written. Fix the cause and grade again (only those are graded again).", file=sys.stderr)
+        return EXIT_SOME_UNGRADED
     if single and results[0].error_student:
         return EXIT_FAILED
     if args.fail_under is not None and any(r.final_score < args.fail_under for r in results):

@@ -28,6 +28,7 @@ from autograder.render.terminal import _workflow_command, ci_summary
 from autograder.grading.batch import grade_batch
 from autograder.grading import results as model
 from autograder.grading.results import GradeResult, LoadSummary
+from autograder.classroom.pipeline import stored_results
 from autograder.release import release_assignment
 from autograder.render.junit import junit_xml
 from autograder.render.markdown import GITHUB_SUMMARY_LIMIT, append_job_summary, job_summary
@@ -316,6 +317,33 @@ def test_a_grader_error_exits_3_and_is_an_error_not_a_failure(tmp_path, monkeypa
     assert run.code == 3 and "GRADER ERROR" in run.err
     root = parse_junit((tmp_path / "junit.xml").read_text(encoding="utf-8"))
     assert root.get("errors") == root.get("tests") and root.get("failures") == "0"
+
+
+def test_a_grader_error_on_some_submissions_exits_4_after_grading_and_writing_everything_else(
+        tmp_path, monkeypatch, course, fast_bpe_bytes):
+    # A class run must never stop for everyone because of one submission: the others are graded,
+    # recorded and reported, and the exit code says "some", not "the grader is broken" (3).
+    from autograder.grading import batch
+
+    real = batch.grade_submission
+
+    def fails_for_carla(course_, assignment, submission, **kwargs):
+        if "carla" in str(submission):
+            raise RuntimeError("a grader bug that only carla's submission triggers")
+        return real(course_, assignment, submission, **kwargs)
+
+    monkeypatch.setattr(batch, "grade_submission", fails_for_carla)  # inherited by the forked graders
+    course_dir = tmp_path / "course"
+    release_assignment(course, fast_bpe_bytes, course_dir)
+    for student in ("ana", "bruno", "carla"):
+        hand_in(course_dir, student, fast_bpe_bytes, samples.correct("bpe_bytes"))
+    run = run_cli(["grade", "bpe_bytes", "--course-dir", str(course_dir), "--jobs", "2"], {"CI": "true"}, cwd=tmp_path)
+    assert run.code == 4, run.err
+    assert "GRADER ERROR for carla" in run.err and "1 of 3 submissions hit a grader error" in run.err
+    assert {r.student: r.final_score for r in stored_results(course_dir, fast_bpe_bytes)} == {
+        "ana": 100, "bruno": 100, "carla": 0}
+    assert (tmp_path / "junit.xml").is_file()
+    assert run_cli(["export", "--course-dir", str(course_dir)], cwd=tmp_path).code == 0
 
 
 # --- the whole class in CI --------------------------------------------------------------------
