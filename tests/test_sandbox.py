@@ -135,6 +135,23 @@ def test_every_defence_the_banner_claims_holds_inside_a_worker():
 
 
 @needs_namespaces
+def test_a_claimed_defence_that_does_not_hold_is_caught(monkeypatch, tmp_path):
+    # A mistake in the allow-list that shows the grader's files to the worker: the banner would
+    # still say "on"; the probe sees its marker file and says FAILED.
+    from autograder.sandbox import probe
+
+    exposed = tmp_path / "expuesto"
+    exposed.mkdir()
+    exposed.chmod(0o755)
+    tmp_path.chmod(0o755)
+    monkeypatch.setattr(probe, "_marker_directory", lambda: exposed)
+    wider = [*launcher.visible_paths(), str(exposed)]
+    monkeypatch.setattr(launcher, "visible_paths", lambda: wider)
+    failed = unverified_defences.__wrapped__()
+    assert failed == ("nothing but Python visible: hidden suites, solutions, other submissions (mount namespace)",)
+
+
+@needs_namespaces
 def test_the_worker_shares_no_ipc_with_the_host_and_nothing_it_stashes_reaches_the_next_worker(worker):
     # Attack: a first grading hides every hidden input in a SysV segment or a shared folder; a
     # second grading (same or another submission) reads them back into its feedback.

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 import socket
+import tempfile
 from pathlib import Path
 
 from autograder.sandbox import codec
@@ -19,7 +21,7 @@ from autograder.sandbox.launcher import Limits, SandboxError, Worker, WorkerFail
 PROBE = '''
 import ctypes, os, resource, socket
 
-def look(project):
+def look(marker):
     libc = ctypes.CDLL(None, use_errno=True)
     def namespace(kind):
         try:
@@ -29,7 +31,7 @@ def look(project):
     return {
         "namespaces": {kind: namespace(kind) for kind in ("net", "mnt", "pid", "ipc", "uts", "cgroup")},
         "shared_memory": libc.shmget(0, 1 << 16, 0o1000 | 0o600) >= 0,
-        "project_visible": os.path.exists(project),
+        "marker_visible": os.path.exists(marker),
         "hostname": socket.gethostname(),
         "uid": os.getuid(),
         "memory_limit": resource.getrlimit(resource.RLIMIT_AS)[0],
@@ -37,9 +39,6 @@ def look(project):
         "workdir_entries": os.listdir("."),
     }
 '''
-
-PROJECT = str(Path(__file__).resolve().parents[1])
-
 
 def _own_namespace(kind: str) -> str:
     try:
@@ -58,7 +57,7 @@ def _checks(seen: dict, limits: Limits) -> dict[str, bool]:
             "PYTHONPATH" not in seen["environment"] and seen["workdir_entries"] == [],
         "no network (network namespace)": differs["net"],
         "nothing but Python visible: hidden suites, solutions, other submissions (mount namespace)":
-            differs["mnt"] and not seen["project_visible"],
+            differs["mnt"] and not seen["marker_visible"],
         "whole process tree killed (PID namespace)": differs["pid"],
         "nothing shared with the host or left behind: SysV IPC, message queues (IPC namespace)":
             differs["ipc"] and not seen["shared_memory"],
@@ -66,6 +65,10 @@ def _checks(seen: dict, limits: Limits) -> dict[str, bool]:
             differs["uts"] and differs["cgroup"] and seen["hostname"] != socket.gethostname(),
         "unprivileged user": seen["uid"] not in (0, os.getuid()),
     }
+
+
+def _marker_directory() -> Path:
+    return Path(tempfile.mkdtemp(prefix="autograder-probe-"))
 
 
 @functools.lru_cache(maxsize=None)
@@ -76,10 +79,14 @@ def unverified_defences(limits: Limits = Limits()) -> tuple[str, ...]:
         worker = Worker(limits)
     except (WorkerFailure, SandboxError, OSError) as error:
         return (f"the worker did not start: {error}",)
+    # A file of the grader's that is not on the worker's allow-list (like a hidden suite): the
+    # worker must not see it. (The grader's own package may be visible: it can live in site-packages.)
+    marker = _marker_directory() / "oculto.txt"
+    marker.write_text("la sonda no debe ver esto\n")
     try:
         loaded = worker.request({"op": "load", "module_name": "sonda", "cells": [{"filename": "sonda.py", "source": PROBE}]},
                                 limits.load_seconds, on_progress=lambda message: None)
-        reply = worker.request({"op": "call", "name": "look", "args": [codec.encode_value(PROJECT)], "kwargs": {},
+        reply = worker.request({"op": "call", "name": "look", "args": [codec.encode_value(str(marker))], "kwargs": {},
                                 "substitute": []}, limits.call_seconds)
         if loaded.get("op") != "loaded" or reply.get("op") != "return":
             return (f"the probe did not run in the worker: {reply.get('op')}",)
@@ -88,5 +95,6 @@ def unverified_defences(limits: Limits = Limits()) -> tuple[str, ...]:
         return (f"the probe did not run in the worker: {error}",)
     finally:
         worker.close()
+        shutil.rmtree(marker.parent, ignore_errors=True)
     return tuple(name for name in claimed if checks.get(name) is False)
 
