@@ -36,14 +36,14 @@ _FLAKY = _cell('''
 
 HOSTILE: list[Sample] = [
     Sample("served_helper_overload", "hostile",
-           "while train_regex_bpe, encode_ordinary and encode are graded, pretokenize is the reference's: "
-           "they call it with a catastrophic-backtracking pattern ((a+)+$ on 40 a's and a !), with a text "
-           "whose answer is 9 million one-character strings (far past any frame), and in a loop of 8 MB "
-           "answers; once this cost the grader 4 GB of memory or a 300 s hang",
+           "while encode_ordinary and encode are graded, pretokenize is the reference's: they call it with a catastrophic-backtracking pattern ((a|aa)+$ on 40 a's and a !: minutes), "
+           "and, in a loop, with a text whose answer is 2.2 million one-character strings (past the frame's "
+           "value cap); once this hung the grader 300 s or cost it 4 GB. Only a few calls attack (the rest "
+           "raise at once), so that the corpus stays quick to grade",
            replace=_functions(
-               train_regex_bpe="return pretokenize('a' * 40 + '!', r'(a+)+$')",
-               encode_ordinary="return pretokenize('ab' * 4_500_000, r'.')",
-               encode="for _ in range(10 ** 6):\n    pretokenize('x' * 8_000_000, r'x+')\nreturn []",
+               encode_ordinary="if not text:\n    return pretokenize('a' * 40 + '!', r'(a|aa)+$')\nraise ValueError('no')",
+               encode="if allowed_special == 'all':\n    for _ in range(10 ** 6):\n"
+                      "        pretokenize('ab' * 1_100_000, r'.')\nraise ValueError('no')",
            )),
     Sample("ctypes_segfault", "hostile",
            "every function dereferences a bad pointer through ctypes (string_at(0), memset on NULL, calling "
