@@ -35,9 +35,12 @@ from autograder.grading.student import StudentError, StudentSession
 from autograder.notebook.loader import Cell, Program
 from autograder.sandbox import launcher
 
+from conftest import UNSANDBOXED
 from leaks import hidden_inputs, hidden_suite_secrets, leaked_inputs, published_text, strings, student_text
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(UNSANDBOXED, reason="no sandbox here (an ordinary user without namespaces): "
+                                                     "attacks are only run where the grader would grade")]
 
 ASSIGNMENT = "bpe_bytes"  # the worker-level checks at the end use its hidden suite
 ASSIGNMENTS = ("bpe_bytes", "tokenizacion", "bpe_palabras", "tokenizador_gpt", "embeddings")
