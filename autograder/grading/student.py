@@ -254,8 +254,8 @@ class StudentSession:
         name, args, kwargs = request.get("name"), request.get("args"), request.get("kwargs", {})
         if not (isinstance(name, str) and name in allowed and isinstance(args, list) and isinstance(kwargs, dict)):
             return {"op": "callback_raise", "builtin": "RuntimeError", "message": "función no disponible"}
+        worker = self._reference()
         try:
-            worker = self._reference()
             reply = worker.request({"op": "call", "name": name, "args": args, "kwargs": kwargs, "substitute": []},
                                    max(deadline - time.monotonic(), 0.01))
         except WorkerFailure as exc:
@@ -273,11 +273,19 @@ class StudentSession:
         raise HelperOverLimit(name, False, f"the reference worker answered {str(op)[:40]}")
 
     def _reference(self) -> Worker:
+        """The reference's worker, started on first use. It runs no student code, so a failure to
+        start it is the grader's (SandboxError), never charged to the student."""
         if self._reference_worker is None:
-            worker = Worker(self.limits, role="reference")
-            reply = worker.request({"op": "load", "module_name": "referencia",
-                                    "cells": [{"filename": "referencia.py", "source": self.reference_source}]},
-                                   self.limits.load_seconds, on_progress=lambda message: None)
+            worker = None
+            try:
+                worker = Worker(self.limits, role="reference")
+                reply = worker.request({"op": "load", "module_name": "referencia",
+                                        "cells": [{"filename": "referencia.py", "source": self.reference_source}]},
+                                       self.limits.load_seconds, on_progress=lambda message: None)
+            except WorkerFailure as exc:
+                if worker is not None:
+                    worker.close()
+                raise SandboxError(f"the reference's worker did not start: {exc}") from None
             if reply.get("op") != "loaded" or not all(c.get("ok") for c in reply.get("cells", [{}])):
                 worker.close()
                 raise SandboxError(f"the reference solution does not load in a worker: {reply}"[:500])
