@@ -45,6 +45,8 @@ import threading
 from pathlib import Path
 
 from autograder.course import DEFAULT_COURSE_FILE, CourseError, load_course
+from autograder.classroom.layout import CourseLayout
+from autograder.files import write_atomically
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GRADER_ERROR, EXIT_SOME_UNGRADED = 0, 1, 2, 3, 4
 
@@ -299,7 +301,7 @@ def grade_class_command(course, assignment, args, ci: bool) -> int:
             print(ci_log(f"error: {error}"), file=sys.stderr)
             return EXIT_USAGE
         names = imported.names
-        print(f"imported {len(imported.imported)} student(s) from {args.lms} into {course_dir / 'submitted'}",
+        print(f"imported {len(imported.imported)} student(s) from {args.lms} into {CourseLayout(course_dir).submitted_root}",
               file=sys.stderr)
         for line in imported.skipped:
             print(ci_log(f"  skipped {line}"), file=sys.stderr)
@@ -328,7 +330,7 @@ def write_reports(results, args, ci: bool, default_junit: Path) -> None:
 
     junit = args.junit or (default_junit if ci else None)
     if junit:
-        write_text(junit, junit_xml(results))
+        write_atomically(junit, junit_xml(results))
         print(f"JUnit report written to {junit}", file=sys.stderr)
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     summary = args.summary or (Path(step_summary) if ci and step_summary else None)
@@ -361,95 +363,56 @@ def exit_code(results, args, single: bool) -> int:
     return EXIT_OK
 
 
-def stored_class(course, args):
-    """(assignment, course directory, stored results) for `feedback` and `report`; results are
-    empty, with the reason on stderr, when nothing was graded yet."""
-    from autograder.classroom.pipeline import stored_results
-
-    assignment = course.assignment(args.assignment)
-    course_dir = (args.course_dir or course.course_dir).resolve()
-    results = stored_results(course_dir, assignment)
-    if not results:
-        print(f"error: nothing graded yet for {assignment.id} in {course_dir}; run `autograder grade "
-              f"{assignment.id}` first", file=sys.stderr)
-    return assignment, course_dir, results
-
-
 def cmd_feedback(course, args) -> int:
-    from autograder.render.feedback_html import feedback_page
+    from autograder.classroom.publish import write_feedback_pages
 
-    assignment, course_dir, results = stored_class(course, args)
-    if not results:
+    assignment, course_dir = course.assignment(args.assignment), (args.course_dir or course.course_dir).resolve()
+    pages = _publishing(write_feedback_pages, course, assignment, course_dir)
+    if pages is None:
         return EXIT_USAGE
-    for result in results:
-        # nbgrader's layout, so that `nbgrader release_feedback` hands these pages out.
-        path = course_dir / "feedback" / result.student / assignment.id / f"{assignment.notebook}.html"
-        write_text(path, feedback_page(result, assignment, course.title))
-    print(f"wrote {len(results)} feedback page(s) to {course_dir / 'feedback'}/*/{assignment.id}/", file=sys.stderr)
+    print(f"wrote {len(pages)} feedback page(s) to {CourseLayout(course_dir).feedback_root}/*/{assignment.id}/",
+          file=sys.stderr)
     return EXIT_OK
 
 
 def cmd_report(course, args) -> int:
-    from autograder.render.report_html import report_page
+    from autograder.classroom.publish import write_report
 
-    assignment, course_dir, results = stored_class(course, args)
-    if not results:
+    assignment, course_dir = course.assignment(args.assignment), (args.course_dir or course.course_dir).resolve()
+    written = _publishing(write_report, course, assignment, course_dir, args.output)
+    if written is None:
         return EXIT_USAGE
-    path = args.output or course_dir / "reports" / f"{assignment.id}.html"
-    write_text(path, report_page(results, assignment, course.title))
-    print(f"report on {len(results)} submission(s): {path}", file=sys.stderr)
+    print(f"report on {written[1]} submission(s): {written[0]}", file=sys.stderr)
     return EXIT_OK
 
 
 def cmd_export(course, args) -> int:
-    from autograder.classroom.gradebook import grade_rows, open_gradebook
-    from autograder.render.grades_csv import grades_csv
+    from autograder.classroom.publish import export_grades
 
-    course_dir = (args.course_dir or course.course_dir).resolve()
-    if not course.gradebook and not (course_dir / "gradebook.db").is_file():
-        print(f"error: no gradebook in {course_dir}; release and grade an assignment first", file=sys.stderr)
+    written = _publishing(export_grades, course, (args.course_dir or course.course_dir).resolve(), args.output)
+    if written is None:
         return EXIT_USAGE
-    with open_gradebook(course, course_dir) as book:
-        assignment_ids, rows = grade_rows(book, course)
-    path = args.output or course_dir / "grades.csv"
-    write_text(path, grades_csv(assignment_ids, rows, {a: course.assignment(a).max_score for a in assignment_ids}))
-    print(f"grades of {len(rows)} student(s) in {len(assignment_ids)} assignment(s): {path}", file=sys.stderr)
+    path, students, assignments = written
+    print(f"grades of {students} student(s) in {assignments} assignment(s): {path}", file=sys.stderr)
     return EXIT_OK
 
 
-def write_text(path: Path, text: str) -> None:
-    """Written whole, then renamed: a reader never sees half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(path)
+def _publishing(stage, *args):
+    """Run a publishing stage; None (the reason on stderr) when there is nothing to publish yet."""
+    from autograder.classroom.publish import NothingToPublish
+
+    try:
+        return stage(*args)
+    except NothingToPublish as error:
+        print(f"error: {error}", file=sys.stderr)
+        return None
 
 
 def sandbox_banner() -> int | None:
-    """The start-up banner (English, on stderr): which sandbox defences this machine gives,
-    each claim checked from inside a real worker. Returns the exit code when grading must
-    not start here: a refused machine (usage), or a claimed defence that does not hold."""
-    from autograder.sandbox.launcher import describe_defences, namespace_mode, refusal
-    from autograder.sandbox.probe import unverified_defences
+    """The sandbox banner on stderr (sandbox/probe.py); the exit code when grading must not start here."""
+    from autograder.sandbox.probe import print_banner
 
-    if (why := refusal()) is not None:
-        print(f"error: {why}", file=sys.stderr)
-        return EXIT_USAGE
-    defences = describe_defences()
-    failed = unverified_defences()
-    mode = {"root": "as root", "user": "in a user namespace", None: "without namespaces"}[namespace_mode()]
-    print(f"sandbox: {sum(defences.values())}/{len(defences)} defences active, {mode}; checked in a worker "
-          f"(docs/security.md)", file=sys.stderr)
-    for name, active in defences.items():
-        print(f"  {'FAILED' if name in failed else 'on    ' if active else 'OFF   '}  {name}", file=sys.stderr)
-    for problem in failed:
-        if problem not in defences:
-            print(f"  FAILED  {problem}", file=sys.stderr)
-    if failed:
-        print("GRADER ERROR: a sandbox defence this machine claims does not hold in a worker; nothing was graded",
-              file=sys.stderr)
-        return EXIT_GRADER_ERROR
-    return None
+    return {None: None, "refused": EXIT_USAGE, "broken": EXIT_GRADER_ERROR}[print_banner()]
 
 
 def cmd_audit(course, args) -> int:
@@ -474,9 +437,9 @@ def cmd_audit(course, args) -> int:
     text = render.markdown(audits)
     print(text)
     if args.output:
-        write_text(args.output, text)
+        write_atomically(args.output, text)
     if args.html:
-        write_text(args.html, render.html(audits))
+        write_atomically(args.html, render.html(audits))
     return EXIT_OK if all(a.ok for a in audits) else EXIT_FAILED
 
 

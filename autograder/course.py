@@ -71,7 +71,9 @@ class Course:
     gradebook: str = ""  # SQLAlchemy URL; "" means nbgrader's default, COURSE_DIR/gradebook.db
 
     def gradebook_url(self, course_dir: Path | None = None) -> str:
-        return self.gradebook or f"sqlite:///{Path(course_dir or self.course_dir).resolve() / 'gradebook.db'}"
+        from autograder.classroom.layout import CourseLayout
+
+        return self.gradebook or f"sqlite:///{CourseLayout(Path(course_dir or self.course_dir).resolve()).gradebook}"
 
     def assignment(self, assignment_id: str) -> Assignment:
         try:

@@ -14,25 +14,28 @@ import sys
 from pathlib import Path
 
 from autograder import samples
+from autograder.classroom.layout import CourseLayout
 from autograder.classroom.pipeline import grade_class
-from autograder.cli import sandbox_banner
+from autograder.classroom.publish import export_grades, write_feedback_pages, write_report
 from autograder.release import release_assignment
 from autograder.render.progress import Progress
 from autograder.render.terminal import batch_table, submission_report
+from autograder.sandbox.probe import print_banner
 
 ASSIGNMENT = "bpe_bytes"
 
 
 def hand_in_class(assignment, course_dir: Path) -> None:
     """A small class in nbgrader's submitted/ tree, each student named after what they hand in."""
-    release = course_dir / "release" / assignment.id / f"{assignment.notebook}.ipynb"
+    layout = CourseLayout(course_dir)
+    release = layout.released_notebook(assignment)
     on_time = (assignment.due or dt.datetime.now(dt.timezone.utc)) - dt.timedelta(hours=3)
     corpus = [("correct", samples.correct(assignment.id), on_time),
               ("correct-2-days-late", samples.correct(assignment.id), on_time + dt.timedelta(days=1, hours=20))]
     corpus += [(f"buggy-{s.name}", s, on_time) for s in samples.catalogue(assignment.id, "buggy")[::4]]
     corpus += [(f"hostile-{s.name}", s, on_time) for s in samples.catalogue(assignment.id, "hostile")[::3]]
     for student, sample, moment in [("untouched-release", None, on_time), *corpus]:
-        folder = course_dir / "submitted" / student / assignment.id
+        folder = layout.submitted(student, assignment.id)
         folder.mkdir(parents=True, exist_ok=True)
         if sample is None:
             shutil.copy(release, folder / release.name)
@@ -42,30 +45,30 @@ def hand_in_class(assignment, course_dir: Path) -> None:
 
 
 def run_demo(course, directory: Path, jobs: int | None = None) -> int:
-    from autograder.cli import main as autograder
-
+    """Release, grade a generated class, publish, show: the exit code as `autograder demo` returns it."""
     course_dir = directory.resolve() / "course"
     shutil.rmtree(course_dir, ignore_errors=True)  # the demo's own folder: start clean every time
     assignment = course.assignment(ASSIGNMENT)
     print(f"1/4 releasing {assignment.id} with nbgrader into {course_dir}", file=sys.stderr)
     release_assignment(course, assignment, course_dir)
     hand_in_class(assignment, course_dir)
-    print(f"2/4 grading the class in {course_dir / 'submitted'} (sandboxed, {jobs or 'all'} cores)", file=sys.stderr)
-    if (code := sandbox_banner()) is not None:
-        return code
+    layout = CourseLayout(course_dir)
+    print(f"2/4 grading the class in {layout.submitted_root} (sandboxed, {jobs or 'all'} cores)", file=sys.stderr)
+    refused = print_banner()
+    if refused is not None:
+        return 2 if refused == "refused" else 3
     run = grade_class(course, assignment, course_dir, jobs=jobs, progress=lambda n: Progress(n, "grading"))
     print("3/4 feedback pages, instructor report, grades for the LMS", file=sys.stderr)
-    where = ["--course-dir", str(course_dir)]
-    for command in (["feedback", assignment.id], ["report", assignment.id], ["export"]):
-        if autograder(["--course", str(course.path), *command, *where]) != 0:
-            return 3
+    write_feedback_pages(course, assignment, course_dir)
+    write_report(course, assignment, course_dir)
+    export_grades(course, course_dir)
     print("4/4 results\n", file=sys.stderr)
     print(batch_table(run.results))
     student = next((r for r in run.results if r.student.startswith("buggy-")), run.results[0])
     print(f"\nWhat one student reads (Spanish feedback), {student.student}:\n")
     print(submission_report(student))
     print(f"\ngradebook (nbgrader):  {course.gradebook_url(course_dir)}\n"
-          f"feedback pages:        {course_dir / 'feedback'}/STUDENT/{assignment.id}/{assignment.notebook}.html\n"
-          f"instructor report:     {course_dir / 'reports' / (assignment.id + '.html')}\n"
-          f"grades for the LMS:    {course_dir / 'grades.csv'}")
+          f"feedback pages:        {layout.feedback_page('STUDENT', assignment)}\n"
+          f"instructor report:     {layout.report(assignment.id)}\n"
+          f"grades for the LMS:    {layout.grades_csv}")
     return 0

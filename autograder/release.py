@@ -23,6 +23,7 @@ import nbformat
 from traitlets.config import Config
 
 from autograder.classroom.gradebook import open_gradebook, register_due_date
+from autograder.classroom.layout import CourseLayout
 from autograder.notebook.lesson import STUB_BODY, load_source_notebook, stub_module
 
 
@@ -37,7 +38,7 @@ def nbgrader_config(course_dir: Path, db_url: str = "") -> Config:
         os.environ["PATH"] = scripts + os.pathsep + os.environ.get("PATH", "")
     config = Config()
     config.CourseDirectory.root = str(course_dir)
-    config.CourseDirectory.db_url = db_url or f"sqlite:///{Path(course_dir).resolve() / 'gradebook.db'}"
+    config.CourseDirectory.db_url = db_url or f"sqlite:///{CourseLayout(Path(course_dir).resolve()).gradebook}"
     config.ClearSolutions.code_stub = {"python": STUB_BODY}
     config.ClearSolutions.text_stub = "ESCRIBE AQUÍ TU RESPUESTA"
     return config
@@ -48,7 +49,8 @@ def release_assignment(course, assignment, course_dir: Path | None = None) -> Pa
     from nbgrader.apps import NbGraderAPI
 
     course_dir = Path(course_dir or course.course_dir).resolve()
-    source_dir = course_dir / "source" / assignment.id
+    layout = CourseLayout(course_dir)
+    source_dir = layout.source(assignment.id)
     source_dir.mkdir(parents=True, exist_ok=True)
     notebook = load_source_notebook(assignment)
     nbformat.write(notebook, source_dir / f"{assignment.notebook}.ipynb")
@@ -60,7 +62,7 @@ def release_assignment(course, assignment, course_dir: Path | None = None) -> Pa
     with open_gradebook(course, course_dir) as book:
         register_due_date(book, assignment)  # nbgrader computes lateness from it
     _write_nbgrader_config(course, course_dir)
-    release_dir = course_dir / "release" / assignment.id
+    release_dir = layout.release(assignment.id)
     solution_source = assignment.solution_path.read_text(encoding="utf-8")
     module_doc = ast.get_docstring(ast.parse(solution_source)) or assignment.title
     stub = stub_module(solution_source, _student_docstring(module_doc, assignment))
@@ -70,7 +72,7 @@ def release_assignment(course, assignment, course_dir: Path | None = None) -> Pa
 
 def _write_nbgrader_config(course, course_dir: Path) -> None:
     """So that nbgrader's own commands (export, formgrader, collect) run from the course directory as-is."""
-    path = course_dir / "nbgrader_config.py"
+    path = CourseLayout(course_dir).nbgrader_config
     if path.exists():
         return  # the instructor's own; never overwritten
     lines = ["# Written by `autograder release`; edit freely, it is not written again.",

@@ -20,6 +20,8 @@ import nbformat
 from nbformat.corpus.words import generate_corpus_id
 
 from autograder.classroom.inert import inert_cell, inert_markdown
+from autograder.files import write_atomically
+from autograder.notebook.lesson import graded_function
 from autograder.notebook.loader import SubmissionError, read_notebook, read_submission_file
 from autograder.render.gradescope import test_output
 
@@ -28,18 +30,14 @@ def write_autograded(folder: Path, destination: Path, assignment, result, releas
     notebook = copy.deepcopy(release)
     notebook.cells = _graded_cells(_student_notebook(folder, assignment, release), release)
     for cell in notebook.cells:
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
-        if grade_id.startswith("checks_") and cell.cell_type == "code":
-            cell.outputs = [nbformat.v4.new_output("stream", name="stdout",
-                                                   text=function_feedback(result, grade_id[len("checks_"):]))]
+        function = graded_function(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", ""))
+        if function is not None and cell.cell_type == "code":
+            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=function_feedback(result, function))]
             cell.execution_count = None
     path = destination / f"{assignment.notebook}.ipynb"
-    destination.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
     # Written without nbformat's validation, which takes minutes on a large odd notebook; the
     # cells are ours (release cells, inert student cells), so the file is as valid as they are.
-    partial.write_text(nbformat.v4.writes(notebook), encoding="utf-8")
-    partial.replace(path)
+    write_atomically(path, nbformat.v4.writes(notebook))
     return path
 
 

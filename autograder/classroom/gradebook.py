@@ -18,6 +18,7 @@ from pathlib import Path
 from sqlalchemy.exc import SAWarning
 
 from autograder.late import as_utc
+from autograder.notebook.lesson import grade_cell_id
 
 
 class GradebookError(RuntimeError):
@@ -50,7 +51,7 @@ def check_released(gradebook, assignment) -> None:
         raise GradebookError(f"assignment {assignment.id} (notebook {assignment.notebook}) is not in the gradebook; "
                              f"run `autograder release {assignment.id}` first") from None
     cells = {cell.name for cell in notebook.grade_cells}
-    missing = sorted(f"checks_{name}" for name in assignment.points if f"checks_{name}" not in cells)
+    missing = sorted(grade_cell_id(name) for name in assignment.points if grade_cell_id(name) not in cells)
     if missing:
         raise GradebookError(f"the gradebook's {assignment.id} has no grade cell {', '.join(missing)}; "
                              f"release it again with `autograder release {assignment.id}`")
@@ -74,7 +75,7 @@ def record(gradebook, assignment, result, timestamp: dt.datetime | None, full_na
             submission = gradebook.add_submission(assignment_id, student, timestamp=naive_utc(timestamp))
     effective = 0.0
     for function, (score, _) in result.by_function().items():
-        grade = gradebook.find_grade(f"checks_{function}", notebook_name, assignment_id, student)
+        grade = gradebook.find_grade(grade_cell_id(function), notebook_name, assignment_id, student)
         grade.auto_score = score
         grade.needs_manual_grade = False
         effective += grade.manual_score if grade.manual_score is not None else score

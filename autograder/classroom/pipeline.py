@@ -21,6 +21,7 @@ from pathlib import Path
 import nbformat
 
 from autograder.classroom import autograded, gradebook, state
+from autograder.classroom.layout import CourseLayout
 from autograder.classroom.submissions import Submission, find_submissions
 from autograder.grading.batch import grade_batch
 from autograder.grading.results import GradeResult
@@ -39,7 +40,7 @@ class ClassRun:
 
 
 def released_notebook(course_dir: Path, assignment) -> nbformat.NotebookNode:
-    path = course_dir / "release" / assignment.id / f"{assignment.notebook}.ipynb"
+    path = CourseLayout(course_dir).released_notebook(assignment)
     if not path.is_file():
         raise gradebook.GradebookError(f"{path} not found; run `autograder release {assignment.id}` first")
     return nbformat.read(path, as_version=4)
@@ -53,7 +54,7 @@ def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None
     course_dir = Path(course_dir).resolve()
     submissions = find_submissions(course_dir, assignment.id)
     if not submissions:
-        raise NothingToGrade(f"no submissions in {course_dir / 'submitted'}/*/{assignment.id}/")
+        raise NothingToGrade(f"no submissions in {CourseLayout(course_dir).submitted_root}/*/{assignment.id}/")
     release = released_notebook(course_dir, assignment)
     suite_sha = state.suite_hash(assignment)
     with gradebook.open_gradebook(course, course_dir) as book:
@@ -61,7 +62,7 @@ def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None
         gradebook.register_due_date(book, assignment)
 
         def autograded_dir(submission: Submission) -> Path:
-            return course_dir / "autograded" / submission.student / assignment.id
+            return CourseLayout(course_dir).autograded(submission.student, assignment.id)
 
         def record(submission: Submission, result: GradeResult, submission_sha: str) -> GradeResult:
             before = dataclasses.asdict(result)

@@ -21,6 +21,8 @@ import hashlib
 import json
 from pathlib import Path
 
+from autograder.classroom.layout import CourseLayout
+from autograder.files import write_atomically
 from autograder.grading.results import GradeResult, result_from_dict
 
 STATE_FILE = "autograder.json"
@@ -49,7 +51,7 @@ def suite_hash(assignment) -> str:
 
 
 def state_path(course_dir: Path, student: str, assignment_id: str) -> Path:
-    return course_dir / "autograded" / student / assignment_id / STATE_FILE
+    return CourseLayout(course_dir).autograded(student, assignment_id) / STATE_FILE
 
 
 def load_graded(path: Path, submission_sha: str, suite_sha: str) -> GradeResult | None:
@@ -73,9 +75,6 @@ def load_result(path: Path) -> GradeResult | None:
 
 def store(path: Path, result: GradeResult, submission_sha: str, suite_sha: str) -> None:
     """Written whole, then renamed: an interruption leaves the old state or the new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     payload = {"submission_sha256": submission_sha, "suite_sha256": suite_sha,
                "result": dataclasses.asdict(result)}
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(payload, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    partial.replace(path)
+    write_atomically(path, json.dumps(payload, ensure_ascii=False, indent=1) + "\n")

@@ -15,6 +15,7 @@ import shutil
 import unicodedata
 from pathlib import Path, PurePosixPath
 
+from autograder.classroom.layout import CourseLayout
 from autograder.notebook.loader import (MAX_SUBMISSION_BYTES, SubmissionError, open_zip, read_zip_entry,
                                         zip_entries)
 
@@ -37,12 +38,12 @@ class Submission:
 
 
 def submitted_folder(course_dir: Path, student: str, assignment_id: str) -> Path:
-    return course_dir / "submitted" / student / assignment_id
+    return CourseLayout(course_dir).submitted(student, assignment_id)
 
 
 def find_submissions(course_dir: Path, assignment_id: str) -> list[Submission]:
     """Every student folder for this assignment in nbgrader's submitted/ tree, by student id."""
-    root = course_dir / "submitted"
+    root = CourseLayout(course_dir).submitted_root
     if not root.is_dir():
         return []
     found = []

@@ -23,6 +23,16 @@ import nbformat
 
 ROLES = ("given", "demo", "solution", "checks", "free")
 STUB_BODY = "# TU CÓDIGO AQUÍ\nraise NotImplementedError()"
+GRADE_CELL_PREFIX = "checks_"  # nbgrader's grade cell of FUNCTION is checks_FUNCTION, in every notebook and gradebook
+
+
+def grade_cell_id(function: str) -> str:
+    return GRADE_CELL_PREFIX + function
+
+
+def graded_function(grade_id: str) -> str | None:
+    """The function whose grade cell `grade_id` is, or None."""
+    return grade_id[len(GRADE_CELL_PREFIX):] if grade_id.startswith(GRADE_CELL_PREFIX) else None
 _FENCE = re.compile(r"^```(.*)$")
 
 
@@ -189,7 +199,7 @@ def _make_cell(block: Block, functions, points, count: int):
         cell.metadata = _nbgrader(block.function, solution=True)
     elif block.role == "checks":
         cell = nbformat.v4.new_code_cell(block.text)
-        cell.metadata = _nbgrader(f"checks_{block.function}", grade=True, locked=True,
+        cell.metadata = _nbgrader(grade_cell_id(block.function), grade=True, locked=True,
                                   points=points[block.function])
     elif block.role == "free":
         cell = nbformat.v4.new_code_cell(block.text)

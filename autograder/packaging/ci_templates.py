@@ -33,6 +33,7 @@ import nbformat
 import yaml
 
 from autograder.notebook.loader import MAX_SUBMISSION_BYTES
+from autograder.notebook.lesson import graded_function
 
 PROVIDERS = ("github", "gitlab")
 PYTHON_VERSION = "3.11"
@@ -168,8 +169,8 @@ def check_cells(notebook) -> list[tuple[str, str]]:
         grade_id = str(cell.metadata.get("nbgrader", {}).get("grade_id", ""))
         if role.get("role") == "checks":
             cells.append((role["function"], cell.source))
-        elif not role and grade_id.startswith("checks_"):
-            cells.append((grade_id.removeprefix("checks_"), cell.source))
+        elif not role and graded_function(grade_id) is not None:
+            cells.append((graded_function(grade_id), cell.source))
     return cells
 
 

@@ -27,6 +27,8 @@ from pathlib import Path
 
 import yaml
 
+from autograder.files import write_atomically
+
 # autograder/, found from this file: an editable install may import `autograder` as a namespace
 # package, whose __file__ is None.
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
@@ -61,10 +63,7 @@ def build_autograder_zip(course, assignment, output: Path) -> Path:
             info.external_attr = (0o100000 | mode) << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, files[name], compresslevel=9)
-    partial = output.with_name(output.name + ".partial")
-    partial.write_bytes(buffer.getvalue())
-    partial.replace(output)
-    return output
+    return write_atomically(output, buffer.getvalue())
 
 
 def zip_contents(course, assignment) -> dict[str, bytes]:

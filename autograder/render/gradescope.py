@@ -13,6 +13,7 @@ import json
 import math
 from pathlib import Path
 
+from autograder.files import write_atomically
 from autograder.grading.results import GradeResult
 
 
@@ -73,8 +74,4 @@ def results_document(result: GradeResult) -> dict:
 
 
 def write_results(result: GradeResult, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Written whole then renamed: an interrupted run never leaves half a results file.
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(results_document(result), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    partial.replace(path)
+    write_atomically(path, json.dumps(results_document(result), ensure_ascii=False, indent=2) + "\n")

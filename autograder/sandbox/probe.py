@@ -12,6 +12,7 @@ import functools
 import os
 import shutil
 import socket
+import sys
 import tempfile
 from pathlib import Path
 
@@ -98,3 +99,28 @@ def unverified_defences(limits: Limits = Limits()) -> tuple[str, ...]:
         shutil.rmtree(marker.parent, ignore_errors=True)
     return tuple(name for name in claimed if checks.get(name) is False)
 
+
+def print_banner(out=None) -> str | None:
+    """The start-up banner (English): which defences this machine gives, each claim checked in a
+    worker. Returns None when grading may start, "refused" for a machine where the sandbox cannot
+    protect the grader (see launcher.refusal), "broken" when a claimed defence does not hold."""
+    from autograder.sandbox.launcher import namespace_mode, refusal
+
+    out = out or sys.stderr
+    if (why := refusal()) is not None:
+        print(f"error: {why}", file=out)
+        return "refused"
+    defences, failed = describe_defences(), unverified_defences()
+    mode = {"root": "as root", "user": "in a user namespace", None: "without namespaces"}[namespace_mode()]
+    print(f"sandbox: {sum(defences.values())}/{len(defences)} defences active, {mode}; checked in a worker "
+          f"(docs/security.md)", file=out)
+    for name, active in defences.items():
+        print(f"  {'FAILED' if name in failed else 'on    ' if active else 'OFF   '}  {name}", file=out)
+    for problem in failed:
+        if problem not in defences:
+            print(f"  FAILED  {problem}", file=out)
+    if failed:
+        print("GRADER ERROR: a sandbox defence this machine claims does not hold in a worker; nothing was graded",
+              file=out)
+        return "broken"
+    return None
