@@ -40,7 +40,8 @@ from autograder.grading.batch import grade_batch
 from autograder.release import release_assignment
 from autograder.notebook.lesson import load_source_notebook
 from autograder.notebook.loader import MAX_SUBMISSION_BYTES, SubmissionError, load_submission
-from autograder.render.gradescope import overall_output, to_gradescope
+from autograder.render.gradescope import to_gradescope
+from autograder.render.student_text import overall_output
 
 CORRECT = samples.correct("bpe_bytes")
 REFUSED = "refused"

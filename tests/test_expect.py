@@ -16,7 +16,7 @@ from autograder.grading.expect import (BYTES, INT, NUMBER, STR, Array, DictOf, L
 from autograder.grading.plugin import Feedback
 
 COURSE = load_course()
-ASSIGNMENTS = ("tokenizacion", "bpe_palabras", "bpe_bytes", "tokenizador_gpt", "embeddings")
+ASSIGNMENTS = tuple(COURSE.assignments)
 
 
 def _returns_keys(source: str) -> set[str]:

@@ -19,7 +19,8 @@ import pytest
 
 from autograder import samples
 from autograder.grading.batch import grade_batch
-from autograder.render.gradescope import overall_output, to_gradescope
+from autograder.render.gradescope import to_gradescope
+from autograder.render.student_text import overall_output
 from autograder.samples import Sample
 
 SIGNATURES = samples.parameter_lists("bpe_bytes")

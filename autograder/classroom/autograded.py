@@ -23,7 +23,7 @@ from autograder.classroom.inert import inert_cell, inert_markdown
 from autograder.files import write_atomically
 from autograder.notebook.lesson import graded_function
 from autograder.notebook.loader import SubmissionError, read_notebook, read_submission_file
-from autograder.render.gradescope import test_output
+from autograder.render.student_text import test_output
 
 
 def write_autograded(folder: Path, destination: Path, assignment, result, release: nbformat.NotebookNode) -> Path:

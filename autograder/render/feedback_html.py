@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 from autograder.grading.results import GradeResult
-from autograder.render.gradescope import overall_output, test_output
+from autograder.render.student_text import overall_output, test_output
 from autograder.render.html_page import card, esc, meter, page, points, submission_label, table
 
 

@@ -15,30 +15,7 @@ from pathlib import Path
 
 from autograder.files import write_atomically
 from autograder.grading.results import GradeResult
-
-
-def test_output(test) -> str:
-    """The student-facing text of one test: what went wrong, then the hint."""
-    parts = [test.feedback] if test.feedback else []
-    if test.hint:
-        parts.append(f"Pista: {test.hint}")
-    return "\n".join(parts)
-
-
-def overall_output(result: GradeResult) -> str:
-    lines = []
-    if result.error_student:
-        lines.append(f"No se pudo calificar la entrega: {result.error_student}")
-    lines += result.load.notes
-    if result.load.failed_cells:
-        lines.append("Celdas que lanzaron un error al ejecutarse (las demás se ejecutaron igualmente):")
-        lines += [f"  - {line}" for line in result.load.failed_cells]
-    if result.load.skipped_cells:
-        lines.append("Celdas omitidas:")
-        lines += [f"  - {line}" for line in result.load.skipped_cells]
-    if result.load.missing_functions:
-        lines.append("Funciones que no se encontraron: " + ", ".join(result.load.missing_functions))
-    return "\n".join(lines)
+from autograder.render.student_text import overall_output, test_output
 
 
 def to_gradescope(result: GradeResult) -> dict:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from autograder.grading.results import GradeResult, TestResult
-from autograder.render.gradescope import overall_output, test_output
+from autograder.render.student_text import overall_output, test_output
 from autograder.render.safe_text import xml as xml_text  # forbidden XML characters dropped
 
 MESSAGE_CHARS = 500  # a failure message is a one-line headline; the full text is the element's body

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 from autograder.grading.results import GradeResult, TestResult
-from autograder.render.gradescope import overall_output, test_output
+from autograder.render.student_text import overall_output, test_output
 from autograder.render.safe_text import html_text, markdown_line as md_escape
 
 GITHUB_SUMMARY_LIMIT = 1024 * 1024  # bytes per step; GitHub aborts the upload above it

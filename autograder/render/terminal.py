@@ -8,7 +8,7 @@ inside an annotation, so it can neither redraw the terminal nor run as a CI comm
 from __future__ import annotations
 
 from autograder.grading.results import GradeResult
-from autograder.render.gradescope import overall_output, test_output
+from autograder.render.student_text import overall_output, test_output
 from autograder.render.safe_text import ci_log, workflow_data, workflow_property
 
 
