@@ -572,6 +572,23 @@ def sgns_loss(reference, v_c, u_o, u_neg):
     return reference.sgns_loss_and_grads(v_c, u_o, u_neg)[0]
 
 
+GRADIENT_OF = {1: "v_c", 2: "u_o", 3: "u_neg"}  # position in the answer -> the argument it differentiates by
+
+
+def student_gradient_is_right(student, reference, position: int):
+    """The student's gradient at `position` matches central differences of the reference's loss
+    (by the argument it belongs to) and, tightly, the reference's own gradient."""
+    grad = np.asarray(student.sgns_loss_and_grads(V_C, U_O, U_NEG)[position])
+    arguments = {"v_c": V_C, "u_o": U_O, "u_neg": U_NEG}
+    by = GRADIENT_OF[position]
+    numeric = numeric_gradient(lambda x: sgns_loss(reference, **(arguments | {by: x})), arguments[by])
+    if grad.shape != numeric.shape:
+        raise Feedback(f"grad_{by} debe tener la forma de {by}" + (": una fila por cada muestra negativa, (K, d)."
+                                                                   if by == "u_neg" else "."))
+    assert grad == pytest.approx(numeric, **GRADIENT)
+    assert grad == pytest.approx(reference.sgns_loss_and_grads(V_C, U_O, U_NEG)[position], **TIGHT)
+
+
 @grade("sgns_loss_and_grads", weight=2, hint="pérdida = -log σ(u_o·v_c) - Σ_k log σ(-u_k·v_c): un término por la "
                                              "pareja real y uno por CADA negativa, sumados (no promediados).")
 def test_sgns_loss_value(student):
@@ -604,32 +621,21 @@ def test_sgns_output_shapes(student):
                                              "σ(x) - 1, negativa.")
 def test_sgns_grad_u_o(student, reference):
     """grad_u_o coincide con las diferencias finitas"""
-    grad = np.asarray(student.sgns_loss_and_grads(V_C, U_O, U_NEG)[2])
-    numeric = numeric_gradient(lambda u: sgns_loss(reference, V_C, u, U_NEG), U_O)
-    assert grad == pytest.approx(numeric, **GRADIENT)
-    assert grad == pytest.approx(reference.sgns_loss_and_grads(V_C, U_O, U_NEG)[2], **TIGHT)
+    student_gradient_is_right(student, reference, 2)
 
 
 @grade("sgns_loss_and_grads", weight=2, hint="La fila k de grad_u_neg es σ(u_k·v_c)·v_c: la derivada de "
                                              "-log σ(-x) es σ(x), positiva, y multiplica a v_c.")
 def test_sgns_grad_u_neg(student, reference):
     """grad_u_neg coincide con las diferencias finitas"""
-    grad = np.asarray(student.sgns_loss_and_grads(V_C, U_O, U_NEG)[3])
-    numeric = numeric_gradient(lambda u: sgns_loss(reference, V_C, U_O, u), U_NEG)
-    if grad.shape != numeric.shape:
-        raise Feedback("grad_u_neg debe tener una fila por cada muestra negativa: forma (K, d).")
-    assert grad == pytest.approx(numeric, **GRADIENT)
-    assert grad == pytest.approx(reference.sgns_loss_and_grads(V_C, U_O, U_NEG)[3], **TIGHT)
+    student_gradient_is_right(student, reference, 3)
 
 
 @grade("sgns_loss_and_grads", weight=2, hint="grad_v_c = (σ(u_o·v_c) - 1)·u_o + Σ_k σ(u_k·v_c)·u_k: la pareja real "
                                              "empuja con signo negativo y cada negativa con signo positivo.")
 def test_sgns_grad_v_c(student, reference):
     """grad_v_c coincide con las diferencias finitas"""
-    grad = np.asarray(student.sgns_loss_and_grads(V_C, U_O, U_NEG)[1])
-    numeric = numeric_gradient(lambda v: sgns_loss(reference, v, U_O, U_NEG), V_C)
-    assert grad == pytest.approx(numeric, **GRADIENT)
-    assert grad == pytest.approx(reference.sgns_loss_and_grads(V_C, U_O, U_NEG)[1], **TIGHT)
+    student_gradient_is_right(student, reference, 1)
 
 
 @grade("sgns_loss_and_grads", weight=2, hint="Con productos escalares de ±1000, σ vale 0 o 1 en coma flotante y "
