@@ -140,13 +140,21 @@ def build_notebook(assignment, sample: Sample, path: Path) -> Path:
         role = cell.metadata.get("autograder", {})
         if role.get("role") == "solution" and role.get("function") in sample.replace:
             cell.source = sample.replace[role["function"]]
-    notebook.cells[:0] = [nbformat.v4.new_code_cell(code) for code in sample.first_cells]
-    notebook.cells += [nbformat.v4.new_code_cell(code) for code in sample.cells]
+    notebook.cells[:0] = [_added_cell(code, f"first-{i}") for i, code in enumerate(sample.first_cells)]
+    notebook.cells += [_added_cell(code, f"extra-{i}") for i, code in enumerate(sample.cells)]
     if sample.edit_notebook is not None:
         sample.edit_notebook(notebook)
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(notebook, path)
     return path
+
+
+def _added_cell(code: str, place: str):
+    """A code cell with an id fixed by its place, so that the same sample builds the same bytes
+    (nbformat would draw a random id, and the demo's results files would differ run to run)."""
+    added = nbformat.v4.new_code_cell(code)
+    added.id = f"sample-{place}"
+    return added
 
 
 def build_module(assignment, sample: Sample, path: Path) -> Path:
