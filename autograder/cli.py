@@ -167,6 +167,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def cmd_check_course(course, args) -> int:
+    missing = [problem for a in course.assignments.values() for problem in a.missing_files()]
+    for problem in missing:
+        print(f"error: {problem}", file=sys.stderr)
+    if missing:
+        return EXIT_USAGE
     print(f"{course.path}: OK — {course.title} ({course.id}), {len(course.assignments)} assignment(s)")
     for assignment in course.assignments.values():
         print(f"  {assignment.id}: {assignment.title} — {assignment.max_score:g} points "

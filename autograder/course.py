@@ -43,17 +43,50 @@ class Assignment:
         rules = dict(self.visibility)
         return rules.get(test_id) or rules.get(kind) or rules.get("default", "visible")
 
+    # Everything about one assignment lives in two folders (docs/authoring.md): what students may
+    # see in assignments/ID/, what only instructors may see in solutions/ID/.
+    @property
+    def student_folder(self) -> Path:
+        return self.root / "assignments" / self.id
+
+    @property
+    def instructor_folder(self) -> Path:
+        return self.root / "solutions" / self.id
+
     @property
     def lesson_path(self) -> Path:
-        return self.root / "assignments" / self.id / "lesson.md"
+        return self.student_folder / "lesson.md"
+
+    @property
+    def public_properties_path(self) -> Path:
+        """Hypothesis properties students run in CI (optional): rules, never the reference."""
+        return self.student_folder / "propiedades.py"
 
     @property
     def solution_path(self) -> Path:
-        return self.root / "solutions" / self.id / "solution.py"
+        return self.instructor_folder / "solution.py"
 
     @property
     def hidden_suite_path(self) -> Path:
-        return self.root / "solutions" / self.id / "test_hidden.py"
+        return self.instructor_folder / "test_hidden.py"
+
+    def catalogue_path(self, kind: str) -> Path:
+        """solutions/ID/buggy.py or hostile.py: the samples the suite is proven with."""
+        return self.instructor_folder / f"{kind}.py"
+
+    @property
+    def corpus_folder(self) -> Path:
+        """Independent correct implementations, one .py each, that must all score full marks."""
+        return self.instructor_folder / "corpus"
+
+    def missing_files(self) -> list[str]:
+        """What the instructor still has to write before this assignment can be released, graded and
+        proven (docs/authoring.md): one English sentence per missing file."""
+        needed = [(self.lesson_path, "the lesson the notebook is built from"),
+                  (self.solution_path, "the reference solution"),
+                  (self.hidden_suite_path, "the hidden suite"),
+                  (self.catalogue_path("buggy"), "the catalogue of wrong implementations the suite must catch")]
+        return [f"{path}: missing ({why}; see docs/authoring.md)" for path, why in needed if not path.is_file()]
 
     @property
     def max_score(self) -> float:

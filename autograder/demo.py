@@ -30,10 +30,10 @@ def hand_in_class(assignment, course_dir: Path) -> None:
     layout = CourseLayout(course_dir)
     release = layout.released_notebook(assignment)
     on_time = (assignment.due or dt.datetime.now(dt.timezone.utc)) - dt.timedelta(hours=3)
-    corpus = [("correct", samples.correct(assignment.id), on_time),
-              ("correct-2-days-late", samples.correct(assignment.id), on_time + dt.timedelta(days=1, hours=20))]
-    corpus += [(f"buggy-{s.name}", s, on_time) for s in samples.catalogue(assignment.id, "buggy")[::4]]
-    corpus += [(f"hostile-{s.name}", s, on_time) for s in samples.catalogue(assignment.id, "hostile")[::3]]
+    corpus = [("correct", samples.correct(assignment), on_time),
+              ("correct-2-days-late", samples.correct(assignment), on_time + dt.timedelta(days=1, hours=20))]
+    corpus += [(f"buggy-{s.name}", s, on_time) for s in samples.catalogue(assignment, "buggy")[::4]]
+    corpus += [(f"hostile-{s.name}", s, on_time) for s in samples.catalogue(assignment, "hostile")[::3]]
     for student, sample, moment in [("untouched-release", None, on_time), *corpus]:
         folder = layout.submitted(student, assignment.id)
         folder.mkdir(parents=True, exist_ok=True)

@@ -102,7 +102,7 @@ def class_mix(n: int, assignment) -> dict:
     from autograder import samples
 
     pools = {"C": [samples.correct(ASSIGNMENT)], "S": [samples.stub(assignment)],
-             "B": samples.catalogue(ASSIGNMENT, "buggy"), "H": hostile_cycle(samples.catalogue(ASSIGNMENT, "hostile"))}
+             "B": samples.catalogue(assignment, "buggy"), "H": hostile_cycle(samples.catalogue(assignment, "hostile"))}
     taken = dict.fromkeys(pools, 0)
     students = {}
     for i in range(n):
@@ -523,8 +523,8 @@ def main(argv=None) -> int:
                      "ours_limits": {k: getattr(assignment.limits, k) for k in
                                      ("call_seconds", "load_seconds", "submission_seconds", "memory_mb")}},
         "mix": {"block": BLOCK, "per_20": {KINDS[k]: BLOCK.count(k) for k in KINDS},
-                "buggy_cycle": [s.name for s in samples.catalogue(ASSIGNMENT, "buggy")],
-                "hostile_cycle": [s.name for s in hostile_cycle(samples.catalogue(ASSIGNMENT, "hostile"))],
+                "buggy_cycle": [s.name for s in samples.catalogue(assignment, "buggy")],
+                "hostile_cycle": [s.name for s in hostile_cycle(samples.catalogue(assignment, "hostile"))],
                 "hostile_excluded": HOSTILE_EXCLUDED},
         "sizes": [],
     }

@@ -46,7 +46,7 @@ def sample_mix(n: int, assignment) -> list:
     """Deterministic mix: in every 5, the 3rd is buggy (catalogue in turn) and the 5th a stub; the rest correct."""
     from autograder import samples
 
-    buggy = samples.catalogue(ASSIGNMENT, "buggy")
+    buggy = samples.catalogue(assignment, "buggy")
     stub, correct = samples.stub(assignment), samples.correct(ASSIGNMENT)
     return [stub if i % 5 == 4 else buggy[(i // 5) % len(buggy)] if buggy and i % 5 == 2 else correct
             for i in range(n)]

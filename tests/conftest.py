@@ -12,6 +12,10 @@ import browser
 from autograder.course import load_course
 from autograder.sandbox import launcher
 
+# A new assignment's files, added to a copy of the course by test_authoring.py: its hidden suite is
+# course content, run by the grader, not one of the project's tests.
+collect_ignore = ["authoring_example"]
+
 # The project's own property tests: reproducible in CI, nothing written to the work tree.
 settings.register_profile("project", derandomize=True, database=None, deadline=None)
 settings.load_profile("project")

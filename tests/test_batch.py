@@ -18,13 +18,15 @@ from autograder.grading.batch import grade_batch
 from autograder.grading.session import grade_submission
 from autograder.render.gradescope import to_gradescope
 
+from course_content import catalogue
+
 pytestmark = pytest.mark.slow
 
 BATCH_SIZE = 100
 
 
 def honest_samples(assignment):
-    buggy = samples.catalogue("bpe_bytes", "buggy")
+    buggy = catalogue("bpe_bytes", "buggy")
     return [samples.correct("bpe_bytes"), samples.stub(assignment), *buggy[::3]]
 
 
@@ -47,7 +49,7 @@ def batch(course, fast_bpe_bytes, tmp_path_factory):
                     for s in honest}
     alone = {name: to_gradescope(grade_submission(course, fast_bpe_bytes, path)) for name, path in honest_paths.items()}
 
-    hostile = samples.catalogue("bpe_bytes", "hostile")
+    hostile = catalogue("bpe_bytes", "hostile")
     bad_paths = [samples.build_notebook(fast_bpe_bytes, s, folder / "hostile" / f"{s.name}.ipynb") for s in hostile]
     bad_paths += broken_files(folder / "broken")
     entries = []  # (path, honest sample name or None)
@@ -92,7 +94,7 @@ def test_honest_submissions_get_exactly_what_they_get_alone(batch):
 def test_grading_twice_writes_the_same_results_file(course, fast_bpe_bytes, tmp_path):
     from autograder.cli import main
 
-    buggy = samples.catalogue("bpe_bytes", "buggy")[0]
+    buggy = catalogue("bpe_bytes", "buggy")[0]
     path = samples.build_notebook(fast_bpe_bytes, buggy, tmp_path / "entrega.ipynb")
     outputs = []
     for run in range(2):

@@ -43,6 +43,8 @@ from autograder.notebook.loader import MAX_SUBMISSION_BYTES, SubmissionError, lo
 from autograder.render.gradescope import to_gradescope
 from autograder.render.student_text import overall_output
 
+from course_content import reference_functions
+
 CORRECT = samples.correct("bpe_bytes")
 REFUSED = "refused"
 MiB = 2**20
@@ -222,7 +224,7 @@ BROKEN_LINE = "            i += 2\n"  # in merge: gets an unmatched ")"
 
 
 def _merge_source() -> str:
-    reference = samples.reference_functions("bpe_bytes")["merge"]
+    reference = reference_functions("bpe_bytes")["merge"]
     return f"{reference.header}\n{reference.body}"
 
 
@@ -389,7 +391,7 @@ UNREADABLE_JSON = ("error", "el JSON está dañado")
 NOT_A_ZIP = ("error", "no es un .zip válido o está dañado")
 MISSING_MERGE = ("feedback", "No se encontró la función `merge`")
 FAILED_CELLS = ("output", "Celdas que lanzaron un error al ejecutarse")
-ALL = frozenset(samples.reference_functions("bpe_bytes"))
+ALL = frozenset(reference_functions("bpe_bytes"))
 
 CORPUS: dict[str, Case] = {
     # -- files that are not a readable notebook: refused with the reason --

@@ -1,7 +1,7 @@
 """Every hidden suite is proven by what it catches.
 
 Reference: full marks. Stub: zero. Every plausible wrong implementation in an
-assignment's catalogue (autograder/samples/ID_buggy.py) fails exactly the hidden
+assignment's catalogue (solutions/ID/buggy.py) fails exactly the hidden
 tests it is listed with, the feedback carries the hint that names its misconception,
 and no other function loses points.
 """
@@ -16,9 +16,11 @@ from autograder import samples
 from autograder.course import load_course
 from autograder.grading.batch import grade_batch
 
+from course_content import catalogue
+
 COURSE = load_course()
 ASSIGNMENTS = list(COURSE.assignments)  # an assignment without a catalogue is an error here, never a skip
-CASES = [(a, s) for a in ASSIGNMENTS for s in samples.catalogue(a, "buggy")]
+CASES = [(a, s) for a in ASSIGNMENTS for s in catalogue(a, "buggy")]
 MINIMUM = {"bpe_bytes": 12}  # the foundation's bar; every other assignment: 8
 
 
@@ -37,7 +39,7 @@ def graded(course, tmp_path_factory):
             assignment = dataclasses.replace(assignment, limits=limits)
             folder = tmp_path_factory.mktemp(assignment_id)
             corpus = [samples.correct(assignment_id), samples.stub(assignment),
-                      *samples.catalogue(assignment_id, "buggy")]
+                      *samples.catalogue(assignment, "buggy")]
             paths = [samples.build_notebook(assignment, s, folder / f"{s.name}.ipynb") for s in corpus]
             batch = grade_batch(course, assignment, paths, jobs=2)
             cache[assignment_id] = {s.name: r for s, r in zip(corpus, batch)}
@@ -59,7 +61,7 @@ def explain(result) -> str:
 
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
 def test_catalogue_is_large_enough(assignment_id):
-    buggy = samples.catalogue(assignment_id, "buggy")
+    buggy = catalogue(assignment_id, "buggy")
     assert len(buggy) >= MINIMUM.get(assignment_id, 8)
     assert len({s.name for s in buggy}) == len(buggy)
 

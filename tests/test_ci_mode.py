@@ -33,6 +33,8 @@ from autograder.release import release_assignment
 from autograder.render.junit import junit_xml
 from autograder.render.markdown import GITHUB_SUMMARY_LIMIT, append_job_summary, job_summary
 
+from course_content import catalogue
+
 from conftest import CI_VARIABLES
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -84,9 +86,9 @@ def synthetic(feedback: str = "El resultado no es el esperado.", tests: int = 3,
 def graded(course, fast_bpe_bytes, tmp_path_factory) -> dict[str, GradeResult]:
     """Real results, graded once: the stub, a few bugs, attacks that fish for hidden values, an unreadable file."""
     folder = tmp_path_factory.mktemp("ci-graded")
-    hostile = [s for s in samples.catalogue("bpe_bytes", "hostile")
+    hostile = [s for s in catalogue("bpe_bytes", "hostile")
                if s.name in ("read_hidden_files", "frame_walk_oracle", "fake_results_files")]
-    chosen = [samples.stub(fast_bpe_bytes), buggy("merge_drops_tail"), *samples.catalogue("bpe_bytes", "buggy")[::4],
+    chosen = [samples.stub(fast_bpe_bytes), buggy("merge_drops_tail"), *catalogue("bpe_bytes", "buggy")[::4],
               *hostile]
     paths = [samples.build_notebook(fast_bpe_bytes, s, folder / f"{s.name}.ipynb") for s in chosen]
     (folder / "ilegible.ipynb").write_text("{ not json")

@@ -28,8 +28,10 @@ from autograder import samples
 from autograder.cli import main
 from autograder.course import PROJECT_ROOT, load_course
 from autograder.notebook.lesson import solution_functions
-from autograder.packaging.ci_templates import (PROVIDERS, TEMPLATES, check_cells, imported_modules,
+from autograder.packaging.ci_templates import (PROVIDERS, check_cells, imported_modules,
                                                write_ci_templates)
+
+from course_content import catalogue
 from workflows import make_python, run_github_job, run_gitlab_job
 
 ASSIGNMENTS = list(load_course().assignments)
@@ -64,7 +66,7 @@ def release_files(release_dir: Path) -> dict[str, str]:
 
 
 def property_tests(assignment_id: str) -> list[str]:
-    tree = ast.parse((TEMPLATES / "propiedades" / f"{assignment_id}.py").read_text(encoding="utf-8"))
+    tree = ast.parse(load_course().assignment(assignment_id).public_properties_path.read_text(encoding="utf-8"))
     return [node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")]
 
 
@@ -146,7 +148,7 @@ def test_visible_checks_get_the_given_code_for_a_py_submission(course_dir, tmp_p
     workspace = tmp_path / "ws"
     shutil.copytree(release, workspace)
     (workspace / "bpe_palabras.ipynb").unlink()
-    shutil.copy2(PROJECT_ROOT / "tests" / "corpus" / "bpe_palabras" / "01_lesson_idiomatic.py", workspace / "bpe_palabras.py")
+    shutil.copy2(load_course().assignment("bpe_palabras").corpus_folder / "01_lesson_idiomatic.py", workspace / "bpe_palabras.py")
     run = subprocess.run([sys.executable, "-m", "pytest", "comprobaciones", "-q", "-p", "no:cacheprovider",
                           "-k", "comprobaciones_de"], cwd=workspace, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stdout + run.stderr
@@ -252,7 +254,7 @@ def test_checks_read_the_module_when_the_notebook_is_gone(course_dir, bpe_bytes,
 def test_checks_skip_magics_report_failing_cells_and_catch_a_bug(course_dir, bpe_bytes, tmp_path):
     """IPython lines are skipped, a failing cell is reported and the rest still runs, and a buggy
     `merge` fails its visible checks and its public property."""
-    buggy = next(s for s in samples.catalogue("bpe_bytes", "buggy") if s.name == "merge_drops_tail")
+    buggy = next(s for s in catalogue("bpe_bytes", "buggy") if s.name == "merge_drops_tail")
     sample = samples.Sample("magias", "buggy", "", replace=buggy.replace,
                             cells=("%timeit get_stats([1, 2])\n!pip install nada\nx = 1", "1 / 0"))
     notebook = samples.build_notebook(bpe_bytes, sample, tmp_path / "trabajo" / "bpe_bytes.ipynb")
@@ -303,7 +305,7 @@ def class_repositories(course_dir, tmp_path_factory):
             work = base / "trabajo" / assignment_id
             ana = samples.build_notebook(assignment, samples.correct(assignment_id), work / "ana" / "nb" /
                                          f"{assignment.notebook}.ipynb")
-            beto = samples.build_notebook(assignment, samples.catalogue(assignment_id, "buggy")[0],
+            beto = samples.build_notebook(assignment, catalogue(assignment_id, "buggy")[0],
                                           work / "beto" / "nb" / f"{assignment.notebook}.ipynb")
             bare_repository(release, work / "ana" / "repo", base / TOKEN / f"{assignment_id}-ana.git", ana)
             bare_repository(release, work / "beto" / "repo", base / TOKEN / f"{assignment_id}-beto.git", beto,

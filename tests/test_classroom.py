@@ -30,12 +30,14 @@ from autograder.cli import main
 from autograder.release import release_assignment
 from autograder.render.progress import Progress
 
+from course_content import catalogue
+
 ON_TIME = "2027-03-01 20:00:00.000000 UTC"
 TWO_DAYS_LATE = "2027-03-03 10:00:00.000000 UTC"  # due 22:59 UTC on 1 March: 35 h late, two days begun
 
 
 def buggy(name: str):
-    return next(s for s in samples.catalogue("bpe_bytes", "buggy") if s.name == name)
+    return next(s for s in catalogue("bpe_bytes", "buggy") if s.name == name)
 
 
 def hand_in(course_dir: Path, student: str, assignment, sample=None, *, timestamp=ON_TIME, files=None) -> Path:

@@ -10,6 +10,8 @@ import pytest
 from autograder import samples
 from autograder.cli import main, results_paths
 
+from course_content import catalogue
+
 TEST_KEYS = {"name", "number", "score", "max_score", "status", "output", "visibility", "tags"}
 
 
@@ -56,7 +58,7 @@ def test_grading_several_submissions_writes_one_results_file_each(tmp_path, fast
 
 
 def test_one_submission_prints_spanish_feedback(tmp_path, fast_bpe_bytes, capsys):
-    buggy = next(s for s in samples.catalogue("bpe_bytes", "buggy") if s.name == "merge_drops_tail")
+    buggy = next(s for s in catalogue("bpe_bytes", "buggy") if s.name == "merge_drops_tail")
     path = samples.build_notebook(fast_bpe_bytes, buggy, tmp_path / "entrega.ipynb")
     assert main(["grade", "bpe_bytes", str(path), "--results", str(tmp_path / "r.json")]) == 0
     out = capsys.readouterr().out

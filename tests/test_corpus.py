@@ -1,6 +1,6 @@
 """Correct code written by other hands gets exactly full marks, on every path.
 
-tests/corpus/ID/ holds, per assignment, at least ten correct implementations written from
+solutions/ID/corpus/ holds, per assignment, at least ten correct implementations written from
 the spec and the lesson alone (not from the suite), in deliberately different styles, plus
 reimplementations of third-party designs (karpathy/minbpe's tokenizers, the Hugging Face
 course's BPE) with only the patches the spec forces, each named. They follow those designs
@@ -22,13 +22,13 @@ from pathlib import Path
 import pytest
 
 from autograder import samples
-from autograder.audit.run import audit_assignment, corpus_folder
+from autograder.audit.run import audit_assignment
 from autograder.course import load_course
 from autograder.cli import main
 
 COURSE = load_course()
 ASSIGNMENTS = list(COURSE.assignments)
-CORPUS = {a: sorted(corpus_folder(a).glob("*.py")) for a in ASSIGNMENTS}
+CORPUS = {a: sorted(COURSE.assignment(a).corpus_folder.glob("*.py")) for a in ASSIGNMENTS}
 THIRD_PARTY = {"bpe_bytes": "karpathy/minbpe", "tokenizador_gpt": "karpathy/minbpe", "bpe_palabras": "Hugging Face"}
 PATHS = [(a, form, suite) for a in ASSIGNMENTS for form in ("module", "notebook") for suite in ("hidden", "visible")]
 
@@ -36,7 +36,7 @@ PATHS = [(a, form, suite) for a in ASSIGNMENTS for form in ("module", "notebook"
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
 def test_every_assignment_has_ten_correct_implementations_in_different_hands(assignment_id):
     files = CORPUS[assignment_id]
-    assert len(files) >= 10, f"{corpus_folder(assignment_id)} holds {len(files)} implementations"
+    assert len(files) >= 10, f"{COURSE.assignment(assignment_id).corpus_folder} holds {len(files)} implementations"
     docstrings = [f.read_text(encoding="utf-8").lstrip().startswith(('"""', "'''")) for f in files]
     assert all(docstrings), "each implementation starts with a docstring that says what makes it different"
     if assignment_id in THIRD_PARTY:

@@ -23,7 +23,9 @@ from autograder.render.gradescope import to_gradescope
 from autograder.render.student_text import overall_output
 from autograder.samples import Sample
 
-SIGNATURES = samples.parameter_lists("bpe_bytes")
+from course_content import parameter_lists
+
+SIGNATURES = parameter_lists("bpe_bytes")
 ARGUMENTS = {name: signature.replace("=None", "") for name, signature in SIGNATURES.items()}
 WRONG_VALUES = {"get_stats": "{(-1, -1): -1}", "merge": "[-1]", "train_bpe": "{(-1, -1): -1}",
                 "build_vocab": "{-1: b'?'}", "encode": "[-1]", "decode": "'?'", "compression_ratio": "-1.0"}

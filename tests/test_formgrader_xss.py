@@ -26,6 +26,8 @@ from autograder.classroom.pipeline import grade_class
 from autograder.release import release_assignment
 from autograder.samples import xss
 
+from course_content import catalogue
+
 ON_TIME = "2027-03-01 20:00:00.000000 UTC"
 NAMED_FILE = f'<img id="xss-file_name" src=x onerror="{xss.js("file_name")}">.ipynb'
 INERT_OUTPUT_MIME = {"text/plain", "image/png", "image/jpeg"}
@@ -37,7 +39,7 @@ def autograded(tmp_path_factory, course, fast_bpe_bytes) -> dict[str, Path]:
     course_dir = tmp_path_factory.mktemp("xss") / "course"
     assignment = fast_bpe_bytes
     release_assignment(course, assignment, course_dir)
-    sample = next(s for s in samples.catalogue("bpe_bytes", "hostile") if s.name == "formgrader_xss")
+    sample = next(s for s in catalogue("bpe_bytes", "hostile") if s.name == "formgrader_xss")
     folders = {student: course_dir / "submitted" / student / assignment.id for student in ("xavi", "yago")}
     samples.build_notebook(assignment, sample, folders["xavi"] / "bpe_bytes.ipynb")
     samples.build_notebook(assignment, sample, folders["yago"] / "entrega.ipynb")

@@ -38,6 +38,8 @@ from autograder.course import load_course
 from autograder.grading.session import grade_submission
 from autograder.packaging.gradescope import PACKAGE_DIR, PackagingError, build_autograder_zip
 
+from course_content import catalogue
+
 from test_cli import check_gradescope_schema
 
 ARTIFACTS = Path(__file__).parent / "artifacts"
@@ -76,12 +78,12 @@ def test_the_zip_holds_the_grader_this_assignment_and_nothing_else(built, course
         package = PACKAGE_DIR
         assert (package / "__init__.py").is_file() and (package / "sandbox" / "worker.py").is_file()
         shipped = {p.relative_to(package).as_posix() for p in package.rglob("*.py") if "__pycache__" not in p.parts}
-        shipped = {p for p in shipped if not p.startswith(("samples/", "packaging/templates/"))}
         assert {n.removeprefix("autograder/") for n in names if n.endswith(".py") and n.startswith("autograder/")} \
             == shipped
         for name in names:
             parts = name.split("/")
-            assert not {"tests", "bench", ".venv", "__pycache__", "samples", "templates", "course", "build"} & set(parts), name
+            assert not {"tests", "bench", ".venv", "__pycache__", "corpus", "course", "build"} & set(parts), name
+            assert not name.endswith(("/buggy.py", "/hostile.py")), name
             assert not name.endswith((".pyc", ".zip", ".db")) and ".egg-info" not in name, name
             assert not any(other in name for other in course.assignments if other != ASSIGNMENT), name
         assert archive.read(f"solutions/{ASSIGNMENT}/test_hidden.py") == variant.hidden_suite_path.read_bytes()
@@ -289,7 +291,7 @@ def test_setup_installs_the_grader_and_locks_the_hidden_suite_away(gradescope):
         assert info.st_uid == 0 and info.st_mode & 0o077 == 0, path  # root only
     site = next((root / "venv" / "lib").glob("python3.*/site-packages"))
     assert (site / "autograder" / "sandbox" / "worker.py").is_file()
-    assert not (site / "autograder" / "samples").exists() and not (site / "solutions").exists()
+    assert not (site / "solutions").exists()
     for path in [root, root / "venv", *(root / "venv").rglob("*")]:
         mode = path.lstat().st_mode
         assert mode & 0o002 == 0 or stat.S_ISLNK(mode), path  # nobody else may change the grader's Python
@@ -308,7 +310,7 @@ def test_the_reference_notebook_scores_100_in_a_folder_with_other_files(gradesco
 
 
 def test_a_buggy_notebook_loses_exactly_its_hidden_test(gradescope, variant, expected_tests, tmp_path):
-    sample = next(s for s in samples.catalogue(ASSIGNMENT, "buggy") if s.name == BUGGY)
+    sample = next(s for s in catalogue(ASSIGNMENT, "buggy") if s.name == BUGGY)
     assert sample.failing == {HIDDEN_TEST}
     data, _ = hand_in(gradescope, {"entrega.ipynb": _build(variant, sample, tmp_path / "entrega.ipynb")})
     check_tests(data, expected_tests)
@@ -340,7 +342,7 @@ def test_a_py_module_is_graded_like_the_notebook(gradescope, variant, expected_t
 
 
 def test_fake_results_files_score_0_and_gradescope_reads_the_graders_file(gradescope, variant, tmp_path):
-    sample = next(s for s in samples.catalogue(ASSIGNMENT, "hostile") if s.name == "fake_results_files")
+    sample = next(s for s in catalogue(ASSIGNMENT, "hostile") if s.name == "fake_results_files")
     data, _ = hand_in(gradescope, {f"{ASSIGNMENT}.ipynb": _build(variant, sample, tmp_path / "h.ipynb")})
     assert data["score"] == 0.0 and data["output"] != "Todo correcto"
     assert all(t["status"] == "failed" for t in data["tests"])
@@ -364,7 +366,7 @@ def test_with_namespaces_the_same_image_hides_everything(gradescope, variant, tm
     assert int(report["uid"]) in WORKER_UIDS
     assert report["suite"] == report["listado"] == report["metadatos"] == "FileNotFoundError", report
     assert report["venv"] in ("OSError", "PermissionError"), report  # bound read-only
-    sample = next(s for s in samples.catalogue(ASSIGNMENT, "hostile") if s.name == "read_hidden_files")
+    sample = next(s for s in catalogue(ASSIGNMENT, "hostile") if s.name == "read_hidden_files")
     data, _ = hand_in(gradescope, {f"{ASSIGNMENT}.ipynb": _build(variant, sample, tmp_path / "h.ipynb")},
                       namespaces=True)
     assert data["score"] == 0.0

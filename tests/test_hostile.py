@@ -1,6 +1,7 @@
 """Hostile submissions cannot raise their score, stop the batch or read the hidden suite.
 
-Every assignment has a hostile corpus, ``autograder/samples/<id>_hostile.py``. A pure attack
+Every assignment has a hostile corpus: the generic shape attacks and, most, attacks of their own
+in ``solutions/<id>/hostile.py``. A pure attack
 replaces every graded function (or makes it useless), so a sound grader gives it exactly 0;
 a mixed attack (its module's ``HONEST_PARTS``) must earn exactly what its honest part earns
 alone. Each assignment's attacks are graded in ONE ``grade_batch`` call, next to the
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
 import json
 import multiprocessing
 import os
@@ -36,6 +36,7 @@ from autograder.notebook.loader import Cell, Program
 from autograder.sandbox import launcher
 
 from conftest import UNSANDBOXED
+from course_content import COURSE, catalogue
 from leaks import hidden_inputs, hidden_suite_secrets, leaked_inputs, published_text, strings, student_text
 
 pytestmark = [pytest.mark.slow,
@@ -43,10 +44,9 @@ pytestmark = [pytest.mark.slow,
                                                      "attacks are only run where the grader would grade")]
 
 ASSIGNMENT = "bpe_bytes"  # the worker-level checks at the end use its hidden suite
-ASSIGNMENTS = tuple(load_course().assignments)
-HOSTILE = {a: samples.catalogue(a, "hostile") for a in ASSIGNMENTS}
-HONEST_PARTS = {a: getattr(importlib.import_module(f"autograder.samples.{a}_hostile"), "HONEST_PARTS", {})
-                for a in ASSIGNMENTS}
+ASSIGNMENTS = tuple(COURSE.assignments)
+HOSTILE = {a: catalogue(a, "hostile") for a in ASSIGNMENTS}
+HONEST_PARTS = {a: samples.honest_parts(COURSE.assignment(a)) for a in ASSIGNMENTS}
 AS_MODULE = {  # also graded as a .py module (build_module): import-time code is the whole module
     "bpe_bytes": {"lying_eq_object", "sys_exit", "read_hidden_files", "fake_results_files", "worker_internals_patch"},
     "tokenizacion": {"feedback_exfiltration"},

@@ -27,6 +27,8 @@ from autograder.render.feedback_html import feedback_page
 from autograder.render.html_page import esc, points
 from autograder.render.report_html import report_page
 
+from course_content import catalogue
+
 from leaks import hidden_inputs, hidden_suite_secrets, leaked_inputs, published_text
 
 ASSIGNMENTS = ("bpe_bytes", "embeddings")
@@ -49,9 +51,9 @@ class Graded:
 
 
 def _chosen_samples(assignment) -> list[samples.Sample]:
-    buggy = samples.catalogue(assignment.id, "buggy")
+    buggy = catalogue(assignment.id, "buggy")
     spread = buggy[::max(1, len(buggy) // BUGGY_PER_ASSIGNMENT)][:BUGGY_PER_ASSIGNMENT]  # bugs of every function
-    hostile = [s for s in samples.catalogue(assignment.id, "hostile") if s.name in HOSTILE[assignment.id]]
+    hostile = [s for s in catalogue(assignment.id, "hostile") if s.name in HOSTILE[assignment.id]]
     return [samples.correct(assignment.id), samples.stub(assignment), *spread, *hostile]
 
 

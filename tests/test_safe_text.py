@@ -25,9 +25,11 @@ from autograder.cli import main
 from autograder.release import release_assignment
 from autograder.render import safe_text
 from autograder.render.grades_csv import grades_csv
-from autograder.samples.tokenizacion_hostile import FORGED_LOG
 
 from conftest import CI_VARIABLES
+from course_content import catalogue, catalogue_module
+
+FORGED_LOG = catalogue_module("tokenizacion", "hostile").FORGED_LOG
 
 ANY_TEXT = st.text(alphabet=st.characters(codec=None, categories=None), max_size=200)  # surrogates included
 # Text nothing should touch: letters, digits, punctuation, spaces, newlines and tabs, no command prefix.
@@ -134,7 +136,7 @@ def run_cli(argv, env, monkeypatch):
 @pytest.fixture(scope="module")
 def forgery_notebook(tmp_path_factory, course):
     assignment = course.assignment("tokenizacion")
-    sample = next(s for s in samples.catalogue("tokenizacion", "hostile") if s.name == "log_forgery")
+    sample = next(s for s in catalogue("tokenizacion", "hostile") if s.name == "log_forgery")
     return samples.build_notebook(assignment, sample, tmp_path_factory.mktemp("forgery") / "entrega.ipynb")
 
 

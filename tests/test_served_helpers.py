@@ -22,6 +22,8 @@ from autograder.grading.batch import grade_batch
 from autograder.sandbox import codec
 from autograder.sandbox.served import as_plain, restore_into
 
+from course_content import reference_functions
+
 START = '    ids = list(text.encode("utf-8"))\n    merges = {}'
 WORKING_SEQUENCES = {
     "deque": "collections.deque(text.encode('utf-8'))",
@@ -37,7 +39,7 @@ IMPORTS = "import array, collections, numpy\n"
 
 def train_bpe_with(container: str, counter: bool = False) -> str:
     """The reference `train_bpe` with its working sequence in another container."""
-    reference = samples.reference_functions("bpe_bytes")["train_bpe"]
+    reference = reference_functions("bpe_bytes")["train_bpe"]
     source = f"{reference.header}\n{reference.body}"
     body = f"    ids = {container}\n    merges = {{}}"
     if container.startswith("("):  # a generator can be walked once: the helper gets it, then a list

@@ -7,12 +7,14 @@ import pytest
 from autograder import samples
 from autograder.grading.batch import grade_batch
 
+from course_content import catalogue
+
 
 @pytest.fixture(scope="module")
 def graded(course, fast_bpe_bytes, tmp_path_factory):
     folder = tmp_path_factory.mktemp("visible")
-    hostile = {s.name: s for s in samples.catalogue("bpe_bytes", "hostile")}
-    buggy = {s.name: s for s in samples.catalogue("bpe_bytes", "buggy")}
+    hostile = {s.name: s for s in catalogue("bpe_bytes", "hostile")}
+    buggy = {s.name: s for s in catalogue("bpe_bytes", "buggy")}
     corpus = [samples.correct("bpe_bytes"), samples.stub(fast_bpe_bytes), hostile["lying_eq_object"],
               buggy["merge_overlapping"], buggy["decode_strict_utf8"]]
     paths = [samples.build_notebook(fast_bpe_bytes, s, folder / f"{s.name}.ipynb") for s in corpus]

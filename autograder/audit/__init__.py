@@ -3,10 +3,10 @@
 A grader is a measuring instrument, so each assignment's suite is measured against
 submissions whose right score is known before grading:
 
-- the correct corpus (`tests/corpus/ID/*.py`, written by other hands than the suite, plus
+- the correct corpus (`solutions/ID/corpus/*.py`, written by other hands than the suite, plus
   third-party code): every file must get full marks as a module and as a notebook, through
   the hidden suite and through the visible checks;
-- the catalogue of plausible wrong implementations (`samples.catalogue(ID, "buggy")`):
+- the catalogue of plausible wrong implementations (`solutions/ID/buggy.py`):
   each must fail exactly its listed tests, with its misconception's hint shown first;
 - mutants of the reference made by mutmut's own operators (mutants.py): every one must
   lose points, unless it is listed as equivalent, with a reason, beside the reference;

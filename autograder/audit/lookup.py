@@ -66,6 +66,6 @@ def _respuesta(nombre, argumentos):
 def lookup_table(assignment) -> Sample:
     answers = published_answers(assignment)
     replace = {name: f"def {name}({parameters}):\n    return _respuesta({name!r}, locals())"
-               for name, parameters in parameter_lists(assignment.id).items() if name in assignment.points}
+               for name, parameters in parameter_lists(assignment).items() if name in assignment.points}
     return Sample("published_lookup_table", "lookup", "the lesson's published examples answered by heart",
                   replace=replace, first_cells=(TABLE_CELL.format(table=json.dumps(answers)).strip(),))

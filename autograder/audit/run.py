@@ -63,10 +63,6 @@ class AssignmentAudit:
         return all(c.ok or c.equivalent for c in self.checks) and (score is None or score >= 0.95)
 
 
-def corpus_folder(assignment_id: str) -> Path:
-    return PROJECT_ROOT / "tests" / "corpus" / assignment_id
-
-
 def audit_assignment(course, assignment, *, fast: bool = False, jobs: int | None = None,
                      sections=("corpus", "catalogue", "mutant", "lookup")) -> AssignmentAudit:
     started = time.monotonic()
@@ -98,10 +94,10 @@ def audit_assignment(course, assignment, *, fast: bool = False, jobs: int | None
 
 
 def _corpus(assignment, folder: Path, grade) -> list[Check]:
-    files = sorted(corpus_folder(assignment.id).glob("*.py"))
+    files = sorted(assignment.corpus_folder.glob("*.py"))
     if not files:
         return [Check("corpus", "(none)", "module", "hidden", 0, 0, False,
-                      f"no correct implementations in {corpus_folder(assignment.id)}")]
+                      f"no correct implementations in {assignment.corpus_folder}")]
     notebooks = [samples.build_notebook(assignment, samples.from_module(assignment, f), folder / "nb" / f"{f.stem}.ipynb")
                  for f in files]
     checks = []
@@ -121,7 +117,7 @@ def _first_hint(result, function: str) -> str:
 
 
 def _catalogue(assignment, folder: Path, grade) -> list[Check]:
-    buggy = samples.catalogue(assignment.id, "buggy")
+    buggy = samples.catalogue(assignment, "buggy")
     paths = [samples.build_notebook(assignment, s, folder / "buggy" / f"{s.name}.ipynb") for s in buggy]
     checks = []
     for sample, result in zip(buggy, grade(paths)):

@@ -80,8 +80,12 @@ def write_ci_templates(course, assignment, release_dir: Path, provider: str, cou
     shutil.rmtree(checks, ignore_errors=True)  # generated whole: no stale test module survives a release
     for name in COPIED:
         write(checks / name.removesuffix(".tmpl"), fill(read_template(f"comprobaciones/{name}"), values))
-    properties = fill(read_template(f"propiedades/{assignment.id}.py"), values)
-    write(checks / "test_propiedades.py", properties)
+    # The assignment's public properties (assignments/ID/propiedades.py) are optional: without them
+    # the students' CI runs the visible checks alone.
+    properties = ""
+    if assignment.public_properties_path.is_file():
+        properties = assignment.public_properties_path.read_text(encoding="utf-8")
+        write(checks / "test_propiedades.py", properties)
     write(checks / "test_visibles.py", visible_checks_module(released, assignment))
     write(checks / "requirements.txt", "\n".join(requirements(released, properties)) + "\n")
 

@@ -10,9 +10,10 @@ its image, then runs ``run_autograder`` as root for every submission. The zip ho
     solutions/ID/test_hidden.py       the hidden suite
     assignments/ID/lesson.md          the lesson the release notebook is built from
 
-The sample catalogues (autograder/samples/) and the CI templates (autograder/packaging/templates/)
-stay out: grading never reads them, and in the image they would sit in the world-readable
-virtualenv, where the sandboxed worker can read them.
+Nothing else of the course goes in: the catalogues, the correct corpus and the other
+assignments stay in the instructor's checkout (in the image they would sit in the
+world-readable virtualenv, where the sandboxed worker can read them). The package itself
+holds no course content, so it ships whole.
 The zip is deterministic (sorted entries, fixed timestamps and modes), so rebuilding from the
 same files gives the same bytes, and a changed zip means a changed autograder.
 """
@@ -34,10 +35,6 @@ from autograder.files import write_atomically
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 TEMPLATES = Path(__file__).resolve().parent / "gradescope"
 SCRIPTS = ("setup.sh", "run_autograder")
-# Folders of the autograder package not shipped: grading never reads them, and in the image they
-# would sit in the world-readable virtualenv. The sample catalogues (buggy and hostile submissions)
-# and the CI templates for students' repositories, which hold every assignment's public checks.
-LEFT_OUT = ("samples", "packaging/templates")
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip can hold: the same bytes on every build
 SAFE_ID = re.compile(r"[A-Za-z0-9_.-]+")
 
@@ -79,7 +76,6 @@ def zip_contents(course, assignment) -> dict[str, bytes]:
     for path in sorted(PACKAGE_DIR.rglob("*")):
         relative = path.relative_to(PACKAGE_DIR)
         if (path.is_file() and not path.is_symlink()
-                and not any(relative.as_posix().startswith(folder + "/") for folder in LEFT_OUT)
                 and "__pycache__" not in relative.parts and path.suffix not in (".pyc", ".pyo")
                 and not any(part.startswith(".") for part in relative.parts)):
             files[f"autograder/{relative.as_posix()}"] = path.read_bytes()

@@ -1,7 +1,15 @@
-"""Sample submissions the project makes itself: correct, stub, buggy and hostile.
+"""Sample submissions made from an assignment's own files: correct, stub, buggy and hostile.
 
 A sample is the reference notebook with some functions replaced and some cells
-added. The same catalogues feed the meta-tests (tests/), the demo and the
+added. This package is the toolkit; the samples themselves are course content and
+live with their assignment (docs/authoring.md):
+
+    solutions/ID/buggy.py     BUGGY: plausible wrong implementations, each with the
+                              hidden tests it must fail and the hint it must get
+    solutions/ID/hostile.py   HOSTILE: attacks on the grader (optional; the generic
+                              shape attacks below apply to every assignment anyway)
+
+The same catalogues feed the meta-tests (tests/), the audit, the demo and the
 benchmarks, so every claim about what the grader catches is made on one corpus.
 """
 
@@ -12,7 +20,7 @@ import copy
 import dataclasses
 import functools
 import textwrap
-import importlib
+import importlib.util
 from pathlib import Path
 
 import nbformat
@@ -35,26 +43,36 @@ class Sample:
     edit_notebook: object = None
 
 
+class CatalogueError(ValueError):
+    """An assignment's catalogue is missing or does not define its list (English, for the instructor)."""
+
+
+def _solution_file(reference) -> Path:
+    """A reference given as an Assignment (its solution_path) or as the path of its solution.py."""
+    return Path(getattr(reference, "solution_path", reference)).resolve()
+
+
 @functools.lru_cache(maxsize=None)
-def reference_functions(assignment_id: str) -> dict:
-    """The reference solution's functions (header and body), read from solutions/ID/solution.py."""
-    from autograder.course import PROJECT_ROOT
-
-    path = PROJECT_ROOT / "solutions" / assignment_id / "solution.py"
-    return solution_functions(path.read_text(encoding="utf-8"))
+def _functions_of(solution: Path) -> dict:
+    return solution_functions(solution.read_text(encoding="utf-8"))
 
 
-def parameter_lists(assignment_id: str) -> dict[str, str]:
+def reference_functions(reference) -> dict:
+    """The reference solution's functions (header and body), read from its solution.py."""
+    return _functions_of(_solution_file(reference))
+
+
+def parameter_lists(reference) -> dict[str, str]:
     """Each reference function's parameters as written, e.g. {"get_stats": "ids, counts=None"}."""
-    return {name: f.header.split("(", 1)[1].split("):", 1)[0] for name, f in reference_functions(assignment_id).items()}
+    return {name: f.header.split("(", 1)[1].split("):", 1)[0] for name, f in reference_functions(reference).items()}
 
 
-def mutant(assignment_id: str, name, description, function, edits, failing, hint) -> Sample:
+def mutant(reference, name, description, function, edits, failing, hint) -> Sample:
     """A buggy sample: the reference `function` with each (old, new) edit applied.
 
     Each `old` must occur exactly once, so an entry states exactly its mistake and
     breaks loudly if the reference changes under it."""
-    reference = reference_functions(assignment_id)[function]
+    reference = reference_functions(reference)[function]
     source = f"{reference.header}\n{reference.body}"
     for old, new in edits:
         if source.count(old) != 1:
@@ -78,24 +96,25 @@ def cell(source: str) -> str:
     return textwrap.dedent(source).strip("\n")
 
 
-def call_arguments(assignment_id: str, name: str) -> str:
+def call_arguments(reference, name: str) -> str:
     """A function's parameters as call arguments, e.g. "ids, counts" for get_stats."""
-    signature = ast.parse(f"def f({parameter_lists(assignment_id)[name]}): pass").body[0].args
+    signature = ast.parse(f"def f({parameter_lists(reference)[name]}): pass").body[0].args
     return ", ".join(a.arg for a in signature.posonlyargs + signature.args)
 
 
-def replace_all(assignment_id: str, default: str = STUB_LINE, **bodies: str) -> dict:
+def replace_all(reference, default: str = STUB_LINE, **bodies: str) -> dict:
     """Every graded function with a new body: `bodies[name]`, else `default`, where {name} is
     the function's name and {args} its parameters as call arguments (for hostile samples)."""
     out = {}
-    for name, parameters in parameter_lists(assignment_id).items():
-        body = bodies.get(name, default).replace("{name}", name).replace("{args}", call_arguments(assignment_id, name))
+    for name, parameters in parameter_lists(reference).items():
+        body = bodies.get(name, default).replace("{name}", name).replace("{args}", call_arguments(reference, name))
         lines = textwrap.dedent(body).strip("\n").splitlines()
         out[name] = f"def {name}({parameters}):\n" + "\n".join("    " + line if line else "" for line in lines)
     return out
 
 
-def correct(assignment_id: str) -> Sample:
+def correct(assignment=None) -> Sample:
+    """The reference itself: the source notebook with nothing replaced (any assignment)."""
     return Sample("correct", "correct", "the reference solution")
 
 
@@ -126,12 +145,44 @@ def from_module(assignment, path: Path, kind: str = "correct") -> Sample:
                   first_cells=("\n\n".join(rest),) if rest else ())
 
 
-def catalogue(assignment_id: str, kind: str) -> list[Sample]:
-    """The buggy or hostile samples of one assignment (autograder/samples/<id>_<kind>.py)."""
+def catalogue(assignment, kind: str) -> list[Sample]:
+    """The buggy or hostile samples of one assignment, from `assignment.catalogue_path(kind)`.
+
+    Every assignment must have a buggy catalogue: a hidden suite nobody has tried to fool is
+    unproven. The hostile one is optional, because the generic attacks (shape_attacks) are
+    made from any reference; an assignment's own file adds attacks on its particular API."""
     if kind not in ("buggy", "hostile"):
         raise ValueError(f"kind must be 'buggy' or 'hostile', not {kind!r}")
-    module = importlib.import_module(f"autograder.samples.{assignment_id}_{kind}")
-    return list(getattr(module, kind.upper()))
+    path = assignment.catalogue_path(kind)
+    if kind == "hostile" and not path.is_file():
+        from autograder.samples.shape_attacks import vacuous_comparison_attacks
+
+        return vacuous_comparison_attacks(assignment.solution_path, assignment.id)
+    found = getattr(catalogue_module(path), kind.upper(), None)
+    if not isinstance(found, (list, tuple)) or not all(isinstance(s, Sample) for s in found):
+        raise CatalogueError(f"{path}: must define {kind.upper()}, a list of samples (see docs/authoring.md)")
+    return list(found)
+
+
+def honest_parts(assignment) -> dict[str, str]:
+    """A hostile catalogue's HONEST_PARTS: mixed attack -> the sample holding its honest part alone,
+    which the attack must score exactly as (attacks that also do some real work)."""
+    path = assignment.catalogue_path("hostile")
+    return dict(getattr(catalogue_module(path), "HONEST_PARTS", {})) if path.is_file() else {}
+
+
+@functools.lru_cache(maxsize=None)
+def catalogue_module(path: Path):
+    """solutions/ID/buggy.py or hostile.py, run once. They are instructor files outside the
+    package, so they are loaded by path under a private name, never imported by module name."""
+    path = Path(path).resolve()
+    if not path.is_file():
+        raise CatalogueError(f"{path}: missing. Every assignment needs a catalogue of plausible wrong "
+                             f"implementations, BUGGY = [...] (see docs/authoring.md)")
+    spec = importlib.util.spec_from_file_location(f"_catalogue_{path.parent.name}_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def build_notebook(assignment, sample: Sample, path: Path) -> Path:

@@ -1,4 +1,4 @@
-"""Vacuous-comparison attacks, shared by every assignment's hostile corpus (issue 11, item 1).
+"""Vacuous-comparison attacks, for any assignment's hostile corpus (issue 11, item 1).
 
 An answer of the wrong type or shape can compare "equal" to the expected value: an empty
 numpy array is close to any number under `pytest.approx` (approx checks every element, and
@@ -11,6 +11,8 @@ them exactly 0.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from autograder.samples import Sample, cell, replace_all
 
@@ -93,16 +95,15 @@ _WRAPPERS = cell('''
 ''')
 
 
-def _honest(assignment_id: str) -> str:
+def _honest(solution: Path) -> str:
     """A cell that runs the reference solution in a namespace of its own, `_H`."""
-    from autograder.course import PROJECT_ROOT
-
-    source = (PROJECT_ROOT / "solutions" / assignment_id / "solution.py").read_text(encoding="utf-8")
+    source = Path(solution).read_text(encoding="utf-8")
     return f"_H = {{}}\nexec(compile({source!r}, '<respuestas>', 'exec'), _H)"
 
 
-def vacuous_comparison_attacks(assignment_id: str, prefix: str) -> list[Sample]:
-    """The attacks, named `PREFIX_...` (attack names are unique across the five corpora)."""
+def vacuous_comparison_attacks(solution: Path, prefix: str) -> list[Sample]:
+    """The attacks on the reference at `solution` (an assignment's solution.py), named `PREFIX_...`
+    (attack names are unique across the course's corpora)."""
     wrapped = {
         "honest_in_0d_or_array": ("_en_array", "the right answer as an array: a number as a 0-d array, a list "
                                   "of numbers as a 1-d array, an array with an extra leading axis"),
@@ -116,16 +117,16 @@ def vacuous_comparison_attacks(assignment_id: str, prefix: str) -> list[Sample]:
         "honest_in_a_list": ("_en_lista", "the right answer inside a one-element list: a list where a "
                              "number, a str, a dict or an array is expected"),
     }
-    first = (_WRAPPERS, _honest(assignment_id))
+    first = (_WRAPPERS, _honest(solution))
     attacks = [
         Sample(f"{prefix}_empty_array", "hostile",
                "every function returns np.empty(0), which pytest.approx finds close to any number",
-               replace=replace_all(assignment_id, "import numpy as np\nreturn np.empty(0)")),
+               replace=replace_all(solution, "import numpy as np\nreturn np.empty(0)")),
         Sample(f"{prefix}_empty_2d_array", "hostile", "every function returns np.empty((0, 0))",
-               replace=replace_all(assignment_id, "import numpy as np\nreturn np.empty((0, 0))")),
+               replace=replace_all(solution, "import numpy as np\nreturn np.empty((0, 0))")),
     ]
     for name, (wrapper, description) in wrapped.items():
         attacks.append(Sample(f"{prefix}_{name}", "hostile", description,
-                              replace=replace_all(assignment_id, f"return {wrapper}(_H['{{name}}'](**locals()))"),
+                              replace=replace_all(solution, f"return {wrapper}(_H['{{name}}'](**locals()))"),
                               first_cells=first))
     return attacks

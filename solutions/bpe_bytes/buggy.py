@@ -8,11 +8,13 @@ same bug as the specific test, both are listed.
 """
 
 from functools import partial
+from pathlib import Path
 
 from autograder.samples import mutant as _mutant
 from autograder.samples import rewrite
 
-mutant = partial(_mutant, "bpe_bytes")
+SOLUTION = Path(__file__).with_name("solution.py")  # the reference each mutant edits
+mutant = partial(_mutant, SOLUTION)
 
 
 EARLY_STOP = "        if len(ids) < 2:\n            break\n"

@@ -8,11 +8,13 @@ specific test catches the same bug as the intended test, both are listed.
 """
 
 from functools import partial
+from pathlib import Path
 
 from autograder.samples import mutant as _mutant
 from autograder.samples import rewrite
 
-mutant = partial(_mutant, "tokenizacion")
+SOLUTION = Path(__file__).with_name("solution.py")  # the reference each mutant edits
+mutant = partial(_mutant, SOLUTION)
 
 
 EMPTY_CHECK = "    if not tokens:\n        return 0.0\n"

@@ -7,15 +7,16 @@ stub, some of them also as a .py module.
 
 
 from functools import partial
+from pathlib import Path
 
 from autograder.samples import STUB_LINE, Sample, call_arguments, cell, parameter_lists, replace_all
 from autograder.samples.shape_attacks import vacuous_comparison_attacks
 
-ASSIGNMENT = "tokenizador_gpt"
-_SIGNATURES = parameter_lists(ASSIGNMENT)
+SOLUTION = Path(__file__).with_name("solution.py")  # whose signatures the attacks take
+_SIGNATURES = parameter_lists(SOLUTION)
 _STUB = STUB_LINE
-_functions = partial(replace_all, ASSIGNMENT)
-_arguments = partial(call_arguments, ASSIGNMENT)
+_functions = partial(replace_all, SOLUTION)
+_arguments = partial(call_arguments, SOLUTION)
 _cell = cell
 
 
@@ -90,4 +91,4 @@ HOSTILE: list[Sample] = [
 # Answers of the wrong type or shape that compare vacuously (issue 11): np.empty(0), np.empty((0, 0)),
 # the right answer as a 0-d array, broadcast into a bigger array, with every number inside it an array
 # or a float, or inside a list (autograder/samples/shape_attacks.py). Pure attacks: exactly 0.
-HOSTILE += vacuous_comparison_attacks(ASSIGNMENT, "gpt")
+HOSTILE += vacuous_comparison_attacks(SOLUTION, "gpt")

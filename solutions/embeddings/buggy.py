@@ -8,11 +8,13 @@ catches the same bug as the specific test, both are listed.
 """
 
 from functools import partial
+from pathlib import Path
 
 from autograder.samples import mutant as _mutant
 from autograder.samples import rewrite
 
-mutant = partial(_mutant, "embeddings")
+SOLUTION = Path(__file__).with_name("solution.py")  # the reference each mutant edits
+mutant = partial(_mutant, SOLUTION)
 
 
 EMBED_CHECK = ("    for i in ids:\n        if not 0 <= i < len(E):\n"

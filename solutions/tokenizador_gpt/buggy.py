@@ -8,11 +8,13 @@ bug as the specific test, both are listed.
 """
 
 from functools import partial
+from pathlib import Path
 
 from autograder.samples import mutant as _mutant
 from autograder.samples import rewrite
 
-mutant = partial(_mutant, "tokenizador_gpt")
+SOLUTION = Path(__file__).with_name("solution.py")  # the reference each mutant edits
+mutant = partial(_mutant, SOLUTION)
 
 VOCAB_CHECK = '    if vocab_size < 256:\n        raise ValueError(f"vocab_size debe ser al menos 256, no {vocab_size}")\n'
 NO_PAIRS = "        if not stats:\n            break\n"

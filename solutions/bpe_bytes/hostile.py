@@ -2,6 +2,7 @@
 
 
 from functools import partial
+from pathlib import Path
 
 from autograder.samples import STUB_LINE, Sample, call_arguments, cell, parameter_lists, replace_all
 from autograder.samples.shape_attacks import vacuous_comparison_attacks
@@ -10,10 +11,11 @@ from autograder.samples import xss as _xss
 # Each attack replaces every graded function (or makes it useless), so a sound grader gives
 # it exactly 0. tests/test_hostile.py grades them all in one batch next to the reference.
 
-_SIGNATURES = parameter_lists("bpe_bytes")
+SOLUTION = Path(__file__).with_name("solution.py")  # whose signatures the attacks take
+_SIGNATURES = parameter_lists(SOLUTION)
 _STUB = STUB_LINE
-_functions = partial(replace_all, "bpe_bytes")
-_arguments = partial(call_arguments, "bpe_bytes")
+_functions = partial(replace_all, SOLUTION)
+_arguments = partial(call_arguments, SOLUTION)
 _cell = cell
 
 
@@ -681,4 +683,4 @@ HOSTILE: list[Sample] = [
 # the right answer as a 0-d array, broadcast into a bigger array, with every number inside it an array
 # or a float, or inside a list (autograder/samples/shape_attacks.py). Pure attacks: exactly 0.
 # np.empty(0) everywhere is numpy_empty_array above.
-HOSTILE += [s for s in vacuous_comparison_attacks("bpe_bytes", "bpeb") if s.name != "bpeb_empty_array"]
+HOSTILE += [s for s in vacuous_comparison_attacks(SOLUTION, "bpeb") if s.name != "bpeb_empty_array"]

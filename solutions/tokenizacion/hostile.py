@@ -8,15 +8,16 @@ reference and the stub.
 
 
 from functools import partial
+from pathlib import Path
 
 from autograder.samples import STUB_LINE, Sample, call_arguments, cell, parameter_lists, replace_all
 from autograder.samples.shape_attacks import vacuous_comparison_attacks
 
-ASSIGNMENT = "tokenizacion"
-_SIGNATURES = parameter_lists(ASSIGNMENT)
+SOLUTION = Path(__file__).with_name("solution.py")  # whose signatures the attacks take
+_SIGNATURES = parameter_lists(SOLUTION)
 _STUB = STUB_LINE
-_functions = partial(replace_all, ASSIGNMENT)
-_arguments = partial(call_arguments, ASSIGNMENT)
+_functions = partial(replace_all, SOLUTION)
+_arguments = partial(call_arguments, SOLUTION)
 _cell = cell
 
 
@@ -194,4 +195,4 @@ HONEST_PARTS: dict[str, Sample] = {
 # Answers of the wrong type or shape that compare vacuously (issue 11): np.empty(0), np.empty((0, 0)),
 # the right answer as a 0-d array, broadcast into a bigger array, with every number inside it an array
 # or a float, or inside a list (autograder/samples/shape_attacks.py). Pure attacks: exactly 0.
-HOSTILE += vacuous_comparison_attacks(ASSIGNMENT, "tok")
+HOSTILE += vacuous_comparison_attacks(SOLUTION, "tok")
