@@ -262,15 +262,15 @@ def cmd_grade(course, args) -> int:
         return EXIT_USAGE
     if (code := sandbox_banner()) is not None:
         return code
-    outputs = dict(zip(map(str, args.submissions), results_paths(args.submissions, args.results)))
+    outputs = results_paths(args.submissions, args.results)
 
-    def save(result):
-        write_results(result, outputs[result.submission])
+    def save(index, result):
+        write_results(result, outputs[index])
         if not args.quiet and not ci and len(outputs) == 1:
             print(submission_report(result))
 
     try:
-        results = grade_batch(course, assignment, args.submissions, jobs=args.jobs, on_result=save,
+        results = grade_batch(assignment, args.submissions, jobs=args.jobs, on_result=save,
                               suite="visible" if args.visible else "hidden")
     except SelfCheckFailed as error:
         print(f"GRADER ERROR: {error}", file=sys.stderr)
@@ -282,7 +282,7 @@ def cmd_grade(course, args) -> int:
         print(batch_table(results))
     if ci and os.environ.get("GITHUB_ACTIONS") == "true":
         print("\n".join(line for r in results for line in github_annotations(r, several=len(results) > 1)))
-    where = next(iter(outputs.values())) if len(outputs) == 1 else next(iter(outputs.values())).parent
+    where = outputs[0] if len(outputs) == 1 else outputs[0].parent
     print(f"\nresults written to {where}", file=sys.stderr)
     write_reports(results, args, ci, default_junit=where.parent / "junit.xml")
     return exit_code(results, args, single=len(results) == 1)
@@ -348,11 +348,12 @@ def write_reports(results, args, ci: bool, default_junit: Path) -> None:
 
 def exit_code(results, args, single: bool) -> int:
     """The documented exit code (module docstring); grader errors are reported on stderr first."""
+    from autograder.grading.results import Outcome
     from autograder.render.safe_text import ci_log
 
     grader_errors = [r for r in results if r.grader_failed()]
     for r in grader_errors:
-        why = r.error_instructor or next(t.instructor_note for t in r.tests if t.outcome == "grader_error")
+        why = r.error_instructor or next(t.instructor_note for t in r.tests if t.outcome is Outcome.GRADER_ERROR)
         print(ci_log(f"GRADER ERROR for {r.student or r.submission}: {why}"), file=sys.stderr)
     if grader_errors and (single or len(grader_errors) == len(results)):
         return EXIT_GRADER_ERROR

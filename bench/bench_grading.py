@@ -94,6 +94,7 @@ def prepare(course, assignment, course_dir: Path, students: dict, report: dict):
 
     from autograder import samples
     from autograder.grading.batch import self_check
+    from autograder.grading.kit import build_kit
     from autograder.release import nbgrader_config, release_assignment
 
     release_assignment(course, assignment, course_dir)
@@ -105,7 +106,7 @@ def prepare(course, assignment, course_dir: Path, students: dict, report: dict):
     if not api.autograde(ASSIGNMENT, "warmup", force=True, create=False).get("success"):
         raise SystemExit("nbgrader warm-up autograde failed")
     for suite in SUITES:
-        self_check(course, assignment, suite)
+        self_check(build_kit(assignment), suite)
     return api, paths
 
 
@@ -143,7 +144,7 @@ def run_ours(course, assignment, paths: list[Path], jobs: int, suite: str) -> di
     """grade_batch as shipped: it runs self_check first (N >= 4), then forks one grading process per submission."""
     from autograder.grading.batch import grade_batch
 
-    results = grade_batch(course, assignment, paths, jobs=jobs, suite=suite)
+    results = grade_batch(assignment, paths, jobs=jobs, suite=suite)
     errors = [f"{r.submission}: {r.error_instructor}" for r in results if r.error_instructor]
     if errors:
         raise SystemExit(f"this grader ({suite}) failed on: " + "; ".join(errors))

@@ -98,7 +98,7 @@ def test_release_makes_a_stub_notebook_with_locked_checks(released, assignment):
 def test_reference_full_marks_stub_zero(course, assignment, tmp_path):
     paths = [samples.build_notebook(assignment, sample, tmp_path / f"{sample.name}.ipynb")
              for sample in (samples.correct(assignment), samples.stub(assignment))]
-    reference, stub = grade_batch(course, assignment, paths, jobs=2)
+    reference, stub = grade_batch(assignment, paths, jobs=2)
     assert reference.score == reference.max_score == 100, [t.feedback for t in reference.tests if not t.passed]
     assert stub.score == 0 and len(stub.tests) == 6
 

@@ -15,6 +15,7 @@ import pytest
 
 from autograder import samples
 from autograder.grading.batch import grade_batch
+from autograder.grading.kit import build_kit
 from autograder.grading.session import grade_submission
 from autograder.render.gradescope import to_gradescope
 
@@ -47,7 +48,8 @@ def batch(course, fast_bpe_bytes, tmp_path_factory):
     honest = honest_samples(fast_bpe_bytes)
     honest_paths = {s.name: samples.build_notebook(fast_bpe_bytes, s, folder / "alone" / f"{s.name}.ipynb")
                     for s in honest}
-    alone = {name: to_gradescope(grade_submission(course, fast_bpe_bytes, path)) for name, path in honest_paths.items()}
+    kit = build_kit(fast_bpe_bytes)
+    alone = {name: to_gradescope(grade_submission(kit, path)) for name, path in honest_paths.items()}
 
     hostile = catalogue("bpe_bytes", "hostile")
     bad_paths = [samples.build_notebook(fast_bpe_bytes, s, folder / "hostile" / f"{s.name}.ipynb") for s in hostile]
@@ -63,7 +65,7 @@ def batch(course, fast_bpe_bytes, tmp_path_factory):
             copy.write_bytes(honest_paths[sample.name].read_bytes())
             entries.append((copy, sample.name))
     random.Random(7).shuffle(entries)
-    results = grade_batch(course, fast_bpe_bytes, [path for path, _ in entries], jobs=2)
+    results = grade_batch(fast_bpe_bytes, [path for path, _ in entries], jobs=2)
     return entries, results, alone
 
 

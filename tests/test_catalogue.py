@@ -41,7 +41,7 @@ def graded(course, tmp_path_factory):
             corpus = [samples.correct(assignment_id), samples.stub(assignment),
                       *samples.catalogue(assignment, "buggy")]
             paths = [samples.build_notebook(assignment, s, folder / f"{s.name}.ipynb") for s in corpus]
-            batch = grade_batch(course, assignment, paths, jobs=2)
+            batch = grade_batch(assignment, paths, jobs=2)
             cache[assignment_id] = {s.name: r for s, r in zip(corpus, batch)}
         return cache[assignment_id]
 

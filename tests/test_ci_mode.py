@@ -92,7 +92,7 @@ def graded(course, fast_bpe_bytes, tmp_path_factory) -> dict[str, GradeResult]:
               *hostile]
     paths = [samples.build_notebook(fast_bpe_bytes, s, folder / f"{s.name}.ipynb") for s in chosen]
     (folder / "ilegible.ipynb").write_text("{ not json")
-    results = grade_batch(course, fast_bpe_bytes, [*paths, folder / "ilegible.ipynb"], jobs=2)
+    results = grade_batch(fast_bpe_bytes, [*paths, folder / "ilegible.ipynb"], jobs=2)
     return dict(zip([s.name for s in chosen] + ["unreadable"], results))
 
 
@@ -177,10 +177,10 @@ def test_ci_is_detected_from_the_variables_ci_services_set(env, expected):
 @pytest.fixture
 def fake_grading(monkeypatch, graded):
     """grade_batch replaced by the results graded once (the CLI's wiring is what these tests look at)."""
-    def fake(course, assignment, submissions, jobs=None, on_result=None, suite="hidden", warm_up=None):
+    def fake(assignment, submissions, jobs=None, on_result=None, suite="hidden", warm_up=None):
         results = [dataclasses.replace(graded[Path(s).stem], submission=str(s)) for s in submissions]
-        for result in results:
-            on_result(result)
+        for index, result in enumerate(results):
+            on_result(index, result)
         return results
 
     monkeypatch.setattr("autograder.grading.batch.grade_batch", fake)
@@ -313,7 +313,7 @@ def test_a_grader_error_exits_3_and_is_an_error_not_a_failure(tmp_path, monkeypa
     def broken_grader(*args, **kwargs):
         raise RuntimeError("the hidden suite could not be imported")
 
-    monkeypatch.setattr("autograder.grading.batch.grade_submission", broken_grader)  # in the forked grader
+    monkeypatch.setattr("autograder.grading.batch.grade_handed_in", broken_grader)  # in the forked grader
     samples.build_notebook(fast_bpe_bytes, samples.correct("bpe_bytes"), tmp_path / "entrega.ipynb")
     run = run_cli(["grade", "bpe_bytes", "entrega.ipynb"], {"CI": "true"}, cwd=tmp_path)
     assert run.code == 3 and "GRADER ERROR" in run.err
@@ -327,14 +327,14 @@ def test_a_grader_error_on_some_submissions_exits_4_after_grading_and_writing_ev
     # recorded and reported, and the exit code says "some", not "the grader is broken" (3).
     from autograder.grading import batch
 
-    real = batch.grade_submission
+    real = batch.grade_handed_in
 
-    def fails_for_carla(course_, assignment, submission, **kwargs):
-        if "carla" in str(submission):
+    def fails_for_carla(kit, label, *args, **kwargs):
+        if "carla" in label:
             raise RuntimeError("a grader bug that only carla's submission triggers")
-        return real(course_, assignment, submission, **kwargs)
+        return real(kit, label, *args, **kwargs)
 
-    monkeypatch.setattr(batch, "grade_submission", fails_for_carla)  # inherited by the forked graders
+    monkeypatch.setattr(batch, "grade_handed_in", fails_for_carla)  # inherited by the forked graders
     course_dir = tmp_path / "course"
     release_assignment(course, fast_bpe_bytes, course_dir)
     for student in ("ana", "bruno", "carla"):
@@ -385,7 +385,7 @@ def test_junit_survives_control_characters_and_markup():
 
 def test_junit_message_falls_back_to_the_first_feedback_line_and_errors_are_the_graders():
     result = synthetic(feedback="\nPrimera línea\nsegunda", tests=2, outcome="grader_error")
-    result.tests[0].hint = ""
+    result = dataclasses.replace(result, tests=(dataclasses.replace(result.tests[0], hint=""), *result.tests[1:]))
     root = parse_junit(junit_xml([result, synthetic()]))
     first = root.find("testsuite/testcase/error")
     assert first.get("message") == "Primera línea"

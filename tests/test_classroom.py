@@ -376,24 +376,31 @@ def test_the_class_run_opens_no_notebook_in_its_own_process(tmp_path, course, fa
     hand_in(course_dir, "ana", fast_bpe_bytes, samples.correct("bpe_bytes"))
     odd = hand_in(course_dir, "hugo", fast_bpe_bytes, samples.correct("bpe_bytes")) / "bpe_bytes.ipynb"
     _odd_outputs_notebook(odd, 20_000)
-    writers, real = tmp_path / "writers.txt", autograded.write_autograded
+    writers, parses = tmp_path / "writers.txt", tmp_path / "parses.txt"
 
-    def spy(*args, **kwargs):
-        with writers.open("a") as handle:
-            handle.write(f"{os.getpid()}\n")
-        return real(*args, **kwargs)
+    def spy(real, log):
+        def counted(*args, **kwargs):
+            with log.open("a") as handle:
+                handle.write(f"{os.getpid()}\n")
+            return real(*args, **kwargs)
+        return counted
 
-    monkeypatch.setattr(autograded, "write_autograded", spy)
+    monkeypatch.setattr(autograded, "write_autograded", spy(autograded.write_autograded, writers))
+    monkeypatch.setattr(nbformat.reader, "reads", spy(nbformat.reader.reads, parses))  # every parse ends here
     run = grade_class(course, fast_bpe_bytes, course_dir, jobs=2)
     assert scores(run) == {"ana": 100, "hugo": 100}
     pids = writers.read_text().split()
     assert len(pids) == 2 and str(os.getpid()) not in pids
+    # Each notebook is parsed once, for grading, and formgrader's copy is made from that parse.
+    assert sorted(p for p in parses.read_text().split() if p != str(os.getpid())) == sorted(pids)
+    parses.unlink()
     shown = nbformat.read(course_dir / "autograded" / "hugo" / "bpe_bytes" / "bpe_bytes.ipynb", as_version=4)
     flooded = next(c for c in shown.cells if c.get("source") == "x = 1")
     assert len(flooded.outputs) == inert.MAX_OUTPUTS + 1 and "se omitió" in flooded.outputs[-1].text
     writers.unlink()
     again = grade_class(course, fast_bpe_bytes, course_dir, jobs=2)
-    assert again.reused == 2 and not writers.exists()  # nothing read or written again
+    assert again.reused == 2 and not writers.exists()  # nothing parsed or written again: only the release is read
+    assert set(parses.read_text().split()) == {str(os.getpid())}
 
 
 def test_reading_a_notebook_never_runs_schema_validation(tmp_path, fast_bpe_bytes, monkeypatch):

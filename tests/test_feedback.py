@@ -106,7 +106,7 @@ def graded(course, fast_bpe_bytes, tmp_path_factory):
     folder = tmp_path_factory.mktemp("feedback")
     paths = {s.name: samples.build_notebook(fast_bpe_bytes, s, folder / f"{s.name}.ipynb") for s in CORPUS}
     order = [paths[s.name] for s in CORPUS] + [paths[s.name] for s in AGAIN]
-    results = grade_batch(course, fast_bpe_bytes, order, jobs=2)
+    results = grade_batch(fast_bpe_bytes, order, jobs=2)
     first = {s.name: r for s, r in zip(CORPUS, results)}
     second = {s.name: r for s, r in zip(AGAIN, results[len(CORPUS):])}
     return first, second

@@ -35,6 +35,7 @@ import pytest
 
 from autograder import samples
 from autograder.course import load_course
+from autograder.grading.kit import build_kit
 from autograder.grading.session import grade_submission
 from autograder.packaging.gradescope import PACKAGE_DIR, PackagingError, build_autograder_zip
 
@@ -231,7 +232,7 @@ def hand_in(gs: Gradescope, files: dict[str, Path | bytes], namespaces: bool = F
 def expected_tests(course, variant, tmp_path_factory):
     """The hidden suite's tests, in order, from grading the stub here: (name, function, test_id, kind)."""
     path = samples.build_notebook(variant, samples.stub(variant), tmp_path_factory.mktemp("stub") / "stub.ipynb")
-    result = grade_submission(course, variant, path)
+    result = grade_submission(build_kit(variant), path)
     return [(t.name, t.function, t.test_id, t.kind) for t in result.tests]
 
 

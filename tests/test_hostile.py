@@ -232,7 +232,7 @@ def _grade(course, assignment_id: str, folder: Path) -> Batch:
 
     before = _watched_files(course)
     started = time.monotonic()
-    results = grade_batch(course, assignment, list(paths.values()), jobs=2)
+    results = grade_batch(assignment, list(paths.values()), jobs=2)
     seconds = time.monotonic() - started
     escaped = _escaped_workers()
     _kill(escaped)
@@ -519,7 +519,7 @@ def test_file_reading_attack_under_user_namespaces(course, tmp_path, monkeypatch
     assignment = _fast(course.assignment(ASSIGNMENT))
     sample = next(s for s in HOSTILE[ASSIGNMENT] if s.name == "read_hidden_files")
     path = samples.build_notebook(assignment, sample, tmp_path / "entrega.ipynb")
-    (result,) = grade_batch(course, assignment, [path], jobs=1)
+    (result,) = grade_batch(assignment, [path], jobs=1)
     assert not result.error_instructor
     text = _all_text(result)
     leaked = [line for line in hidden_suite_secrets(ASSIGNMENT) if line in text]

@@ -69,7 +69,7 @@ def _grade(course, assignment_id: str, folder: Path) -> Graded:
     paths = [samples.build_notebook(assignment, s, folder / f"{s.kind}-{s.name}.ipynb") for s in chosen]
     unreadable = folder / "ilegible.ipynb"
     unreadable.write_bytes(b'{"cells": [')
-    results = grade_batch(course, assignment, [*paths, unreadable], jobs=2)
+    results = grade_batch(assignment, [*paths, unreadable], jobs=2)
     by_name = dict(zip([s.name for s in chosen] + ["unreadable"], results))
     by_name["late"] = _late_copy(next(r for r in by_name.values() if 0 < r.score < r.max_score))
     pages = {name: feedback_page(r, assignment, course.title) for name, r in by_name.items()}

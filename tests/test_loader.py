@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from autograder import samples
 from autograder.grading.batch import grade_batch
+from autograder.grading.kit import build_kit
 from autograder.grading.session import grade_submission
 from autograder.notebook.lesson import load_source_notebook
 from autograder.notebook.loader import Cell, SubmissionError, load_submission, program_from_notebook
@@ -145,7 +146,7 @@ def built(fast_bpe_bytes, tmp_path_factory) -> dict[str, Path]:
 
 @pytest.fixture(scope="module")
 def graded(course, fast_bpe_bytes, built):
-    results = grade_batch(course, fast_bpe_bytes, list(built.values()), jobs=2)
+    results = grade_batch(fast_bpe_bytes, list(built.values()), jobs=2)
     return dict(zip(built, results))
 
 
@@ -173,7 +174,7 @@ def assert_only_merge_lost(result):
 def test_ipython_syntax_is_neutralized_and_grades_full_marks(graded):
     result = graded["magics"]
     assert_full_marks(result)
-    assert result.load.failed_cells == [] and result.load.skipped_cells == []
+    assert result.load.failed_cells == () and result.load.skipped_cells == ()
 
 
 @pytest.mark.parametrize("source", [*MAGICS_FIRST, *(c for cs in MAGICS_AFTER.values() for c in cs), "len?"])
@@ -248,10 +249,10 @@ def test_cells_that_hang_or_kill_the_worker_are_skipped(graded, built):
     # get_stats and merge are defined before the two cells, the other five after: all of them work
     assert_full_marks(result)
     path = built["hangs_and_exits"]
-    skipped = result.load.skipped_cells
+    skipped = list(result.load.skipped_cells)
     assert skipped == [f"{cell_name(path, LOOPS)}: se omitió porque tardó demasiado",
                        f"{cell_name(path, KILLS)}: se omitió porque terminó el proceso"], skipped
-    assert result.load.failed_cells == []
+    assert result.load.failed_cells == ()
 
 
 # --- functions deleted, renamed or with the wrong signature --------------------------------
@@ -264,7 +265,7 @@ def test_missing_merge_costs_only_merge(graded, case):
     for test in merge_tests:
         assert test.outcome == "missing", explain(result)
         assert MISSING_MERGE in test.feedback
-    assert result.load.missing_functions == ["merge"]
+    assert result.load.missing_functions == ("merge",)
     # train_bpe and encode are graded with the reference merge (DEPENDS_ON): no double charge
     assert_only_merge_lost(result)
 
@@ -275,7 +276,7 @@ def test_wrong_signature_fails_merge_with_a_type_error(graded):
     for test in merge_tests:
         assert test.outcome == "raised", explain(result)
         assert "TypeError" in test.feedback and test.feedback.startswith("Tu función lanzó")
-    assert result.load.missing_functions == []
+    assert result.load.missing_functions == ()
     assert_only_merge_lost(result)
 
 
@@ -284,7 +285,7 @@ def test_wrong_signature_fails_merge_with_a_type_error(graded):
 @pytest.mark.parametrize("case", ["checks_edited", "checks_deleted"])
 def test_edited_or_deleted_visible_checks_do_not_matter(graded, built, bpe_bytes, case):
     assert_full_marks(graded[case])
-    assert graded[case].load.notes == []
+    assert graded[case].load.notes == ()
     program = load_submission(built[case], bpe_bytes, load_source_notebook(bpe_bytes))
     release = load_source_notebook(bpe_bytes)
     checks = release.cells[_index_of(release, "checks", "merge")].source
@@ -473,7 +474,7 @@ def test_broken_submission_gets_a_reason_and_zero(course, fast_bpe_bytes, tmp_pa
     assert error.student_message != error.instructor_message
     assert str(path) not in error.student_message  # the student sees a file name, not the grader's paths
 
-    result = grade_submission(course, fast_bpe_bytes, path)
+    result = grade_submission(build_kit(fast_bpe_bytes), path)
     assert result.score == 0
     assert result.error_student == error.student_message
     assert result.error_instructor == error.instructor_message

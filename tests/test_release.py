@@ -83,7 +83,7 @@ def test_release_is_repeatable(course, bpe_bytes, course_dir):
 def test_released_stub_scores_zero_without_breaking_anything(course, course_dir, assignment_id):
     assignment = course.assignment(assignment_id)
     release_dir = course_dir / "release" / assignment_id
-    results = grade_batch(course, assignment, sorted(release_dir.iterdir()), jobs=2)
+    results = grade_batch(assignment, sorted(release_dir.iterdir()), jobs=2)
     for result in results:
         assert result.score == 0 and not result.error_instructor
         assert {t.outcome for t in result.tests} == {"raised"}

@@ -86,7 +86,7 @@ def graded(fast_bpe_bytes, course, tmp_path_factory):
     built = [samples.Sample(name, "correct", "", replace=replace, first_cells=(IMPORTS,))
              for name, replace in corpus.items()]
     paths = [samples.build_module(fast_bpe_bytes, s, folder / f"{s.name}.py") for s in built]
-    return {s.name: r for s, r in zip(built, grade_batch(course, fast_bpe_bytes, paths, jobs=2))}
+    return {s.name: r for s, r in zip(built, grade_batch(fast_bpe_bytes, paths, jobs=2))}
 
 
 @pytest.mark.parametrize("name", [f"working_{n}" for n in WORKING_SEQUENCES] + ["counter_into_served_get_stats"])
@@ -165,5 +165,5 @@ def test_a_module_submission_with_a_dataclass_loads(fast_bpe_bytes, course, tmp_
     sample = samples.Sample("dataclass_module", "correct", "", first_cells=(
         "import dataclasses\n\n@dataclasses.dataclass(frozen=True)\nclass Par:\n    a: int\n    b: int\n",))
     path = samples.build_module(fast_bpe_bytes, sample, tmp_path / "bpe_bytes.py")
-    (result,) = grade_batch(course, fast_bpe_bytes, [path], jobs=1)
+    (result,) = grade_batch(fast_bpe_bytes, [path], jobs=1)
     assert result.score == 100 and not result.load.failed_cells, result.load

@@ -18,7 +18,7 @@ def graded(course, fast_bpe_bytes, tmp_path_factory):
     corpus = [samples.correct("bpe_bytes"), samples.stub(fast_bpe_bytes), hostile["lying_eq_object"],
               buggy["merge_overlapping"], buggy["decode_strict_utf8"]]
     paths = [samples.build_notebook(fast_bpe_bytes, s, folder / f"{s.name}.ipynb") for s in corpus]
-    results = grade_batch(course, fast_bpe_bytes, paths, jobs=2, suite="visible", warm_up=True)
+    results = grade_batch(fast_bpe_bytes, paths, jobs=2, suite="visible", warm_up=True)
     return {s.name: r for s, r in zip(corpus, results)}
 
 

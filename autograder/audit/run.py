@@ -15,6 +15,7 @@ from pathlib import Path
 from autograder import samples
 from autograder.audit import lookup, mutants
 from autograder.course import PROJECT_ROOT
+from autograder.grading.results import Outcome
 from autograder.grading.batch import grade_batch
 from autograder.grading.plugin import suite_published_examples
 
@@ -74,7 +75,7 @@ def audit_assignment(course, assignment, *, fast: bool = False, jobs: int | None
         folder = Path(scratch)
 
         def grade(paths, suite="hidden"):
-            return grade_batch(course, assignment, paths, jobs=jobs, suite=suite, warm_up=False) if paths else []
+            return grade_batch(assignment, paths, jobs=jobs, suite=suite, warm_up=False) if paths else []
 
         if "corpus" in sections:
             checks += _corpus(assignment, folder, grade)
@@ -121,7 +122,7 @@ def _catalogue(assignment, folder: Path, grade) -> list[Check]:
     paths = [samples.build_notebook(assignment, s, folder / "buggy" / f"{s.name}.ipynb") for s in buggy]
     checks = []
     for sample, result in zip(buggy, grade(paths)):
-        failing = {t.test_id for t in result.tests if not t.passed and t.outcome not in ("gated", "partial")}
+        failing = {t.test_id for t in result.tests if not t.passed and t.outcome not in (Outcome.GATED, Outcome.PARTIAL)}
         function = next(iter(sample.replace), "")
         shown = _first_hint(result, function)
         problems = []

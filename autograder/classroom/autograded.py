@@ -22,13 +22,15 @@ from nbformat.corpus.words import generate_corpus_id
 from autograder.classroom.inert import inert_cell, inert_markdown
 from autograder.files import write_atomically
 from autograder.notebook.lesson import graded_function
-from autograder.notebook.loader import SubmissionError, read_notebook, read_submission_file
+from autograder.notebook.loader import SubmissionError, match_release
 from autograder.render.student_text import test_output
 
 
-def write_autograded(folder: Path, destination: Path, assignment, result, release: nbformat.NotebookNode) -> Path:
+def write_autograded(handed_in, destination: Path, assignment, result, release: nbformat.NotebookNode) -> Path:
+    """`handed_in` is what the grader loaded (a loader.Program) or why it could not (a
+    SubmissionError): the file is read and parsed once, for grading, and reused here."""
     notebook = copy.deepcopy(release)
-    notebook.cells = _graded_cells(_student_notebook(folder, assignment, release), release)
+    notebook.cells = _graded_cells(_student_notebook(handed_in, release), release)
     for cell in notebook.cells:
         function = graded_function(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", ""))
         if function is not None and cell.cell_type == "code":
@@ -52,15 +54,14 @@ def function_feedback(result, function: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _student_notebook(folder: Path, assignment, release) -> list:
+def _student_notebook(handed_in, release) -> list:
     """The cells handed in; a module or an unreadable file gives the release's cells under a note."""
-    try:
-        name, raw = read_submission_file(folder, assignment)
-        if name.endswith(".ipynb"):
-            return read_notebook(raw, Path(name)).cells
-        note = f"The student handed in the module `{name}` instead of the notebook; it was graded as such."
-    except SubmissionError as error:
-        note = f"The submission could not be read as a notebook: {error.instructor_message}"
+    if isinstance(handed_in, SubmissionError):
+        note = f"The submission could not be read as a notebook: {handed_in.instructor_message}"
+    elif handed_in.notebook is not None:
+        return handed_in.notebook.cells
+    else:
+        note = f"The student handed in the module `{handed_in.handed_in}` instead of the notebook; it was graded as such."
     # The note quotes file names the student chose: it is made inert like their own markdown.
     return [nbformat.v4.new_markdown_cell(inert_markdown(f"**autograder:** {note}")), *copy.deepcopy(release.cells)]
 
@@ -68,19 +69,15 @@ def _student_notebook(folder: Path, assignment, release) -> list:
 def _graded_cells(cells: list, release) -> list:
     """The cells formgrader shows: the release's locked cells as released, the student's made inert.
 
-    The release alone says which cells are locked and graded, as in the loader: a cell is the
-    instructor's only if it carries a grade id of the release. The first cell with a released
-    grade id takes that cell's place (locked) or its nbgrader metadata (a solution); a cell
-    with a grade id of its own, or one already taken, is just a student cell."""
-    released = {c.metadata["nbgrader"]["grade_id"]: c for c in release.cells if "nbgrader" in c.get("metadata", {})}
+    The release alone says which cells are the instructor's (loader.match_release, the grader's
+    rule too). The first cell with a released grade id takes that cell's place (locked) or its
+    nbgrader metadata (a solution); later copies are just student cells, so formgrader never
+    sees one grade id twice."""
     taken, ids, result = set(), set(), []
-    for cell in cells:
-        metadata = cell.get("metadata") if isinstance(cell, dict) else None
-        nbgrader = metadata.get("nbgrader") if isinstance(metadata, dict) else None
-        grade_id = nbgrader.get("grade_id") if isinstance(nbgrader, dict) else None
-        original = released.get(grade_id) if isinstance(grade_id, str) and grade_id not in taken else None
+    for match in match_release(cells, release):
+        cell, original = match.cell, match.original if match.first else None
         if original is not None:
-            taken.add(grade_id)
+            taken.add(original.metadata["nbgrader"]["grade_id"])
         if original is not None and original.metadata["nbgrader"].get("locked"):
             new = copy.deepcopy(original)
         else:
@@ -93,7 +90,8 @@ def _graded_cells(cells: list, release) -> list:
         ids.add(new.get("id"))
         result.append(new)
     # A deleted check cell is added back at the end, so each grade shows somewhere.
-    for grade_id, original in released.items():
-        if grade_id not in taken and original.metadata["nbgrader"].get("grade"):
+    for original in release.cells:
+        nbgrader = original.get("metadata", {}).get("nbgrader")
+        if nbgrader and nbgrader.get("grade") and nbgrader["grade_id"] not in taken:
             result.append(copy.deepcopy(original))
     return result

@@ -11,6 +11,7 @@ export`` and formgrader show the same totals as ``autograder export``.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import warnings
 from pathlib import Path
@@ -57,8 +58,8 @@ def check_released(gradebook, assignment) -> None:
                              f"release it again with `autograder release {assignment.id}`")
 
 
-def record(gradebook, assignment, result, timestamp: dt.datetime | None, full_name: str = "") -> None:
-    """Store one graded submission; sets `result.late_seconds` and `result.late_penalty`."""
+def record(gradebook, assignment, result, timestamp: dt.datetime | None, full_name: str = ""):
+    """Store one graded submission; returns the result with nbgrader's lateness and the penalty."""
     from nbgrader.api import MissingEntry
 
     student, assignment_id, notebook_name = result.student, assignment.id, assignment.notebook
@@ -81,11 +82,12 @@ def record(gradebook, assignment, result, timestamp: dt.datetime | None, full_na
         effective += grade.manual_score if grade.manual_score is not None else score
     gradebook.db.commit()
     # nbgrader's own lateness: the due date stored in the gradebook plus any extension granted there.
-    result.late_seconds = round(submission.total_seconds_late, 3)
-    result.late_penalty = assignment.late_policy.penalty(effective, result.late_seconds)
+    late_seconds = round(submission.total_seconds_late, 3)
+    penalty = assignment.late_policy.penalty(effective, late_seconds)
     notebook = gradebook.find_submission_notebook(notebook_name, assignment_id, student)
-    notebook.late_submission_penalty = result.late_penalty or None
+    notebook.late_submission_penalty = penalty or None
     gradebook.db.commit()
+    return dataclasses.replace(result, late_seconds=late_seconds, late_penalty=penalty)
 
 
 def grade_rows(gradebook, course) -> tuple[list[str], list[dict]]:

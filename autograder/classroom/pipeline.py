@@ -65,21 +65,22 @@ def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None
             return CourseLayout(course_dir).autograded(submission.student, assignment.id)
 
         def record(submission: Submission, result: GradeResult, submission_sha: str) -> GradeResult:
-            before = dataclasses.asdict(result)
-            result.student = submission.student
-            result.submission = str(submission.folder.relative_to(course_dir))
-            result.submitted_at = submission.timestamp.isoformat() if submission.timestamp else ""
-            gradebook.record(book, assignment, result, submission.timestamp, (names or {}).get(submission.student, ""))
-            if dataclasses.asdict(result) != before:  # graded now, or its lateness changed
-                state.store(autograded_dir(submission) / state.STATE_FILE, result, submission_sha, suite_sha)
-            return result
+            """The result as the class sees it (whose, when, how late), in the gradebook and stored."""
+            placed = dataclasses.replace(
+                result, student=submission.student, submission=str(submission.folder.relative_to(course_dir)),
+                submitted_at=submission.timestamp.isoformat() if submission.timestamp else "")
+            placed = gradebook.record(book, assignment, placed, submission.timestamp,
+                                      (names or {}).get(submission.student, ""))
+            if placed != result:  # graded now, or its lateness changed
+                state.store(autograded_dir(submission) / state.STATE_FILE, placed, submission_sha, suite_sha)
+            return placed
 
-        def write_notebook(folder: Path, result: GradeResult) -> None:
+        def write_notebook(index: int, result: GradeResult, handed_in) -> None:
             """Run in the grading process, under the submission's budget: reading and rewriting a
             notebook costs what its size makes it cost, and that is the submission's to spend."""
-            submission = by_folder[str(folder)]
+            submission = to_grade[index]
             try:
-                autograded.write_autograded(folder, autograded_dir(submission), assignment, result, release)
+                autograded.write_autograded(handed_in, autograded_dir(submission), assignment, result, release)
             except Exception as error:  # the grade is safe anyway; formgrader's copy must not stop the batch
                 print(ci_log(f"warning: no autograded notebook for {submission.student}: "
                              f"{type(error).__name__}: {error}"), file=sys.stderr)
@@ -95,17 +96,16 @@ def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None
                 to_grade.append(submission)
             else:
                 done[submission.student] = record(submission, stored, hashes[submission.student])
-        by_folder = {str(s.folder): s for s in to_grade}
         reporter = progress(len(to_grade)) if progress is not None and to_grade else None
 
-        def on_result(result: GradeResult) -> None:
-            submission = by_folder[result.submission]
+        def on_result(index: int, result: GradeResult) -> None:
+            submission = to_grade[index]
             done[submission.student] = record(submission, result, hashes[submission.student])
             if reporter is not None:
                 reporter.advance(result)
 
         if to_grade:
-            grade_batch(course, assignment, [s.folder for s in to_grade], jobs=jobs, on_result=on_result,
+            grade_batch(assignment, [s.folder for s in to_grade], jobs=jobs, on_result=on_result,
                         in_grading_process=write_notebook)
     return ClassRun([done[s.student] for s in submissions], graded=len(to_grade),
                     reused=len(submissions) - len(to_grade))

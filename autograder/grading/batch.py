@@ -9,7 +9,6 @@ says so; the batch always finishes.
 
 from __future__ import annotations
 
-import dataclasses
 import multiprocessing
 import os
 import signal
@@ -19,8 +18,9 @@ import traceback
 from multiprocessing.connection import wait
 from pathlib import Path
 
-from autograder.grading.results import GradeResult, result_from_dict
-from autograder.grading.session import broken_submission, grade_submission
+from autograder.grading.kit import GradingKit, build_kit
+from autograder.grading.results import GradeResult
+from autograder.grading.session import broken_submission, grade_handed_in, grade_submission, read_submission
 
 GRACE_SECONDS = 60  # on top of the submission's own budget, for pytest and I/O
 
@@ -29,15 +29,17 @@ class SelfCheckFailed(RuntimeError):
     """The reference solution does not get full marks here: no grade would mean anything."""
 
 
-def _child(connection, course, assignment, submission, suite, in_grading_process) -> None:
+def _child(connection, kit: GradingKit, index, submission, suite, in_grading_process) -> None:
     # Ctrl-C reaches the whole process group; only the parent decides what an interruption means.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
-        result = grade_submission(course, assignment, submission, suite=suite)
+        started = time.monotonic()
+        handed_in = read_submission(kit, submission)
+        result = grade_handed_in(kit, str(submission), handed_in, suite, started)
         if in_grading_process is not None:
-            in_grading_process(submission, result)
-        connection.send(("ok", dataclasses.asdict(result)))
+            in_grading_process(index, result, handed_in)
+        connection.send(("ok", result))  # pickled whole: this process is the grader's own, never the student's
     except BaseException:
         connection.send(("error", traceback.format_exc()))
     finally:
@@ -49,11 +51,11 @@ def grader_failure(assignment, submission: str, why: str) -> GradeResult:
     return broken_submission(
         assignment, submission,
         "El corrector falló al calificar esta entrega; no es culpa tuya. El profesorado ha sido avisado.",
-        f"grader error: {why}",
+        f"grader error: {why}", grader_fault=True,
     )
 
 
-def self_check(course, assignment, suite: str = "hidden") -> GradeResult:
+def self_check(kit: GradingKit, suite: str = "hidden") -> GradeResult:
     """Grade the reference solution here, in the parent, before forking anyone.
 
     It proves the sandbox and the suite work on this machine, and it leaves pytest,
@@ -65,7 +67,8 @@ def self_check(course, assignment, suite: str = "hidden") -> GradeResult:
 
     if failed := unverified_defences():
         raise SelfCheckFailed("sandbox defences claimed but not in effect in a worker: " + "; ".join(failed))
-    result = grade_submission(course, assignment, assignment.solution_path, suite=suite)
+    assignment = kit.assignment
+    result = grade_submission(kit, assignment.solution_path, suite=suite)
     if result.score != result.max_score:
         problems = [f"{t.test_id}: {t.outcome} {t.instructor_note}" for t in result.tests if not t.passed]
         raise SelfCheckFailed(f"the reference solution of {assignment.id} scores {result.score}/{result.max_score} "
@@ -73,15 +76,18 @@ def self_check(course, assignment, suite: str = "hidden") -> GradeResult:
     return result
 
 
-def grade_batch(course, assignment, submissions: list[Path], jobs: int | None = None, on_result=None,
+def grade_batch(assignment, submissions: list[Path], jobs: int | None = None, on_result=None,
                 suite: str = "hidden", warm_up: bool | None = None, in_grading_process=None) -> list[GradeResult]:
     """Grade `submissions` with up to `jobs` processes; results come back in input order.
 
-    `warm_up` (default: for four submissions or more) runs `self_check` first.
-    `in_grading_process(submission, result)` runs in the grading process after grading, within
-    the submission's budget: per-submission work whose cost the submission controls."""
+    `on_result(index, result)` is called here as each one finishes, `index` being its place in
+    `submissions`. `warm_up` (default: for four submissions or more) runs `self_check` first.
+    `in_grading_process(index, result, handed_in)` runs in the grading process after grading,
+    within the submission's budget: per-submission work whose cost the submission controls, given
+    what was read and parsed for grading (session.read_submission), so nothing is read twice."""
+    kit = build_kit(assignment)  # before forking: every grading process inherits it
     if warm_up if warm_up is not None else len(submissions) >= 4:
-        self_check(course, assignment, suite)
+        self_check(kit, suite)
     context = multiprocessing.get_context("fork")
     jobs = max(1, jobs or os.cpu_count() or 1)
     budget = assignment.limits.submission_seconds + GRACE_SECONDS
@@ -92,7 +98,7 @@ def grade_batch(course, assignment, submissions: list[Path], jobs: int | None = 
     def finish(index: int, result: GradeResult) -> None:
         results[index] = result
         if on_result is not None:
-            on_result(result)
+            on_result(index, result)
 
     stop = _StopRequests()
     try:
@@ -102,7 +108,7 @@ def grade_batch(course, assignment, submissions: list[Path], jobs: int | None = 
                 index, submission = pending.pop(0)
                 receiver, sender = context.Pipe(duplex=False)
                 process = context.Process(target=_child, daemon=True,
-                                          args=(sender, course, assignment, submission, suite, in_grading_process))
+                                          args=(sender, kit, index, submission, suite, in_grading_process))
                 process.start()
                 sender.close()
                 running[receiver] = (index, process, time.monotonic())
@@ -115,7 +121,7 @@ def grade_batch(course, assignment, submissions: list[Path], jobs: int | None = 
                     status, payload = "error", f"grading process died (exit code {process.exitcode})"
                 process.join(5)
                 connection.close()
-                finish(index, result_from_dict(payload) if status == "ok" else grader_failure(assignment, label, payload))
+                finish(index, payload if status == "ok" else grader_failure(assignment, label, payload))
             now = time.monotonic()
             for connection, (index, process, started) in list(running.items()):
                 if now - started > budget:

@@ -14,6 +14,7 @@ import re
 
 from autograder.grading import student as st
 from autograder.grading.plugin import Feedback
+from autograder.grading.results import Outcome
 
 MAX_DETAIL = 1500
 MAX_LINE_SHOWN = 300  # a line number chosen by padding a cell could encode a hidden input
@@ -29,48 +30,48 @@ def classify(excinfo, kind: str) -> tuple[str, str, str]:
     # have seen fixed hidden inputs earlier and could carry them in any text it produces.
     public = kind if kind in ("property", "visible") else ""
     if isinstance(error, st.StudentError):
-        return "raised", _raised(error, public) + example, f"student raised {error.type_name}"
+        return Outcome.RAISED, _raised(error, public) + example, f"student raised {error.type_name}"
     if isinstance(error, st.FunctionMissing):
-        return ("missing", f"No se encontró la función `{error.name}` en tu entrega (¿la borraste o le cambiaste el nombre?).",
+        return (Outcome.MISSING, f"No se encontró la función `{error.name}` en tu entrega (¿la borraste o le cambiaste el nombre?).",
                 f"function {error.name} not defined")
     if isinstance(error, st.BadReturn):
-        return ("bad_return", f"Tu función devolvió {_shown_type(error.type_name)}; debe devolver datos "
+        return (Outcome.BAD_RETURN, f"Tu función devolvió {_shown_type(error.type_name)}; debe devolver datos "
                 "simples (int, float, str, bytes, list, tuple, dict, set o un array de numpy).",
                 f"returned unsupported type {error.type_name}")
     if isinstance(error, st.StudentTimeout):
         if error.whole_submission:
-            return ("timeout", f"Se agotó el tiempo total de tu entrega ({error.seconds:g} s); las pruebas restantes no se pudieron ejecutar.",
+            return (Outcome.TIMEOUT, f"Se agotó el tiempo total de tu entrega ({error.seconds:g} s); las pruebas restantes no se pudieron ejecutar.",
                     "submission time budget exhausted")
-        return ("timeout", f"Tu función no terminó en {error.seconds:g} s. ¿Hay un bucle que nunca acaba?" + example,
+        return (Outcome.TIMEOUT, f"Tu función no terminó en {error.seconds:g} s. ¿Hay un bucle que nunca acaba?" + example,
                 "call timed out")
     if isinstance(error, st.HelperOverLimit):
         limit = "tiempo" if error.timed_out else "memoria o de tamaño de la respuesta"
-        return ("timeout" if error.timed_out else "crashed",
+        return (Outcome.TIMEOUT if error.timed_out else Outcome.CRASHED,
                 f"Tu código llamó a `{error.helper}` (mientras se califica esta función se usa su versión de "
                 f"referencia) con argumentos que la hacen superar el límite de {limit}." + example,
                 f"served helper over its limits: {error}")
     if isinstance(error, st.StudentCrashed):
-        return ("crashed", "El proceso que ejecuta tu código terminó de forma inesperada (¿sys.exit, os._exit, "
+        return (Outcome.CRASHED, "El proceso que ejecuta tu código terminó de forma inesperada (¿sys.exit, os._exit, "
                 "memoria agotada o recursión infinita?)." + example, f"worker crashed: {error}")
     if isinstance(error, Feedback):
-        return "wrong", _clip(str(error).split("\nassert")[0]) + example, "wrong answer (safe message)"
+        return Outcome.WRONG, _clip(str(error).split("\nassert")[0]) + example, "wrong answer (safe message)"
     if isinstance(error, AssertionError) and kind == "visible":
-        return "wrong", f"No supera la comprobación: {_clip(_assertion_text(error))}", "visible check failed"
+        return Outcome.WRONG, f"No supera la comprobación: {_clip(_assertion_text(error))}", "visible check failed"
     if isinstance(error, AssertionError):
         detail = f"\n{_clip(_assertion_text(error))}" if public else ""
-        return "wrong", "El resultado no es el esperado." + detail + example, "wrong answer"
+        return Outcome.WRONG, "El resultado no es el esperado." + detail + example, "wrong answer"
     if type(error).__name__ in ("Flaky", "FlakyFailure", "FlakyReplay"):
-        return ("wrong", "Tu función no es determinista: con la misma entrada unas veces falla y otras no "
+        return (Outcome.WRONG, "Tu función no es determinista: con la misma entrada unas veces falla y otras no "
                 "(¿estado global, hilos, aleatoriedad o tiempo?)." + example, "flaky: results differ on replay")
     if "DID NOT RAISE" in str(error):
-        return ("wrong", "En este caso tu función debía lanzar una excepción, y terminó sin lanzarla." + example,
+        return (Outcome.WRONG, "En este caso tu función debía lanzar una excepción, y terminó sin lanzarla." + example,
                 "expected exception not raised")
     if _raised_by_the_suite(excinfo):
         # The suite choked on what the student returned (list(None), value[key] on a wrong shape...):
         # a wrong answer, not a grader fault. Real suite bugs are caught by the reference scoring 100.
-        return ("wrong", "El valor que devolviste no tiene la forma esperada (tipo o contenido)." + example,
+        return (Outcome.WRONG, "El valor que devolviste no tiene la forma esperada (tipo o contenido)." + example,
                 f"the test could not examine the returned value: {type(error).__name__}")
-    return ("grader_error", "Error interno del corrector en esta prueba; no es culpa tuya. Avisa al profesorado.",
+    return (Outcome.GRADER_ERROR, "Error interno del corrector en esta prueba; no es culpa tuya. Avisa al profesorado.",
             f"grader error: {type(error).__name__}: {error}")
 
 

@@ -7,23 +7,48 @@ JUnit, CSV) is rendered from these objects and from nothing else.
 from __future__ import annotations
 
 import dataclasses
+import enum
 
-# Why a test did not pass; the renderers and reports group by these.
-OUTCOMES = ("passed", "partial", "wrong", "raised", "missing", "bad_return", "timeout", "crashed", "gated",
-            "broken_submission", "grader_error")
+
+class Outcome(enum.StrEnum):
+    """Why a test passed or did not; the renderers and reports group by these.
+
+    A StrEnum: it is written to JSON and compared as its plain value ("passed")."""
+
+    PASSED = "passed"
+    PARTIAL = "partial"  # a catch-all credited in proportion to the specific tests passed
+    WRONG = "wrong"
+    RAISED = "raised"
+    MISSING = "missing"  # the function is not defined
+    BAD_RETURN = "bad_return"  # returned something that is not plain data
+    TIMEOUT = "timeout"
+    CRASHED = "crashed"  # the worker died
+    GATED = "gated"  # an error case, counted only once the basic tests pass
+    BROKEN_SUBMISSION = "broken_submission"  # nothing could be loaded
+    GRADER_ERROR = "grader_error"  # the grader failed, never the student's fault
+
+
+OUTCOMES = tuple(Outcome)
 # Outcomes the instructor report lists as incidents rather than as plain wrong answers.
-INCIDENTS = {"timeout": "timed out", "crashed": "the worker died", "bad_return": "returned a non-data object",
-             "grader_error": "grader error"}
+INCIDENTS = {Outcome.TIMEOUT: "timed out", Outcome.CRASHED: "the worker died",
+             Outcome.BAD_RETURN: "returned a non-data object", Outcome.GRADER_ERROR: "grader error"}
 
 
-@dataclasses.dataclass
+def _freeze(instance, **fields) -> None:
+    # Frozen dataclasses normalise their containers once, so that two equal results compare equal
+    # whether they were built here or read back from JSON.
+    for name, value in fields.items():
+        object.__setattr__(instance, name, value)
+
+
+@dataclasses.dataclass(frozen=True)
 class TestResult:
     test_id: str  # the hidden test's function name, stable across runs
     name: str  # Spanish title shown to the student
     function: str
     score: float
     max_score: float
-    outcome: str
+    outcome: Outcome
     feedback: str = ""  # Spanish, safe to show: never a hidden input or expected value
     hint: str = ""  # the misconception this test catches, in Spanish
     kind: str = "fixed"  # "fixed" (hidden case) or "property" (generated counterexample may be shown)
@@ -31,34 +56,48 @@ class TestResult:
     instructor_note: str = ""  # English, for the instructor log only
     broad: bool = False  # checks many things at once (a catch-all, a whole published example): read after the rest
 
+    def __post_init__(self):
+        _freeze(self, outcome=Outcome(self.outcome))
+
     @property
     def passed(self) -> bool:
-        return self.outcome == "passed"
+        return self.outcome is Outcome.PASSED
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class LoadSummary:
-    notes: list[str] = dataclasses.field(default_factory=list)  # Spanish
-    failed_cells: list[str] = dataclasses.field(default_factory=list)  # Spanish, one line per cell
-    skipped_cells: list[str] = dataclasses.field(default_factory=list)
-    missing_functions: list[str] = dataclasses.field(default_factory=list)
+    notes: tuple[str, ...] = ()  # Spanish
+    failed_cells: tuple[str, ...] = ()  # Spanish, one line per cell
+    skipped_cells: tuple[str, ...] = ()
+    missing_functions: tuple[str, ...] = ()
     output: str = ""  # what the cells printed while loading (before any hidden input existed)
 
+    def __post_init__(self):
+        _freeze(self, notes=tuple(self.notes), failed_cells=tuple(self.failed_cells),
+                skipped_cells=tuple(self.skipped_cells), missing_functions=tuple(self.missing_functions))
 
-@dataclasses.dataclass
+
+@dataclasses.dataclass(frozen=True)
 class GradeResult:
+    """One graded submission. Immutable: a stage that knows more (the student, the lateness)
+    makes a new one with dataclasses.replace, so a result never changes under its reader."""
+
     assignment: str
     submission: str
-    tests: list[TestResult]
+    tests: tuple[TestResult, ...]
     load: LoadSummary
     max_score: float
     error_student: str = ""  # set when the submission could not be graded at all
     error_instructor: str = ""
+    grader_fault: bool = False  # the whole submission was lost to the grader, not to the student
     duration_seconds: float = 0.0
     student: str = ""  # nbgrader student id, when graded from a course directory
     submitted_at: str = ""  # ISO 8601 UTC, from nbgrader's timestamp.txt; "" when unknown
     late_seconds: float = 0.0  # past the due date, grace period included
     late_penalty: float = 0.0  # points taken off by the course's late policy
+
+    def __post_init__(self):
+        _freeze(self, tests=tuple(self.tests))
 
     @property
     def score(self) -> float:
@@ -71,11 +110,11 @@ class GradeResult:
 
     def lost_to_grader(self) -> bool:
         """The whole submission was lost to a grader fault (batch.grader_failure), not to the student."""
-        return self.error_instructor.startswith("grader error")
+        return self.grader_fault
 
     def grader_failed(self) -> bool:
         """The grader, not the student, failed somewhere: the whole submission or one test."""
-        return self.lost_to_grader() or any(t.outcome == "grader_error" for t in self.tests)
+        return self.grader_fault or any(t.outcome is Outcome.GRADER_ERROR for t in self.tests)
 
     def incidents(self) -> list[str]:
         """English lines for the instructor: time-outs, crashes and objects the sandbox refused.
@@ -92,8 +131,8 @@ class GradeResult:
         """Tests that did not pass, in the order a student should read them: narrow fixed cases first (each
         names one misconception), then generated properties, then broad tests (whole published examples,
         catch-alls). None for a submission that could not be loaded (its error says why, once)."""
-        failed = [t for t in self.tests if not t.passed and t.outcome != "broken_submission"]
-        return sorted(failed, key=lambda t: (t.outcome == "partial", t.broad, t.kind == "property"))
+        failed = [t for t in self.tests if not t.passed and t.outcome is not Outcome.BROKEN_SUBMISSION]
+        return sorted(failed, key=lambda t: (t.outcome is Outcome.PARTIAL, t.broad, t.kind == "property"))
 
     def by_function(self) -> dict[str, tuple[float, float]]:
         totals: dict[str, list[float]] = {}
@@ -105,7 +144,7 @@ class GradeResult:
 
 
 def result_from_dict(data: dict) -> GradeResult:
-    """The inverse of dataclasses.asdict(result): how results travel between processes and runs."""
+    """The inverse of dataclasses.asdict(result): how a stored result is read back."""
     data = dict(data)
     tests = [TestResult(**t) for t in data.pop("tests")]
     load = LoadSummary(**data.pop("load"))

@@ -15,13 +15,12 @@ from pathlib import Path
 import pytest
 
 from autograder.grading import feedback
-from autograder.grading.plugin import (GradingPlugin, load_reference, suite_dependencies, suite_mutations,
-                                       suite_published_examples)
-from autograder.grading.results import GradeResult, LoadSummary, TestResult
+from autograder.grading.kit import GradingKit
+from autograder.grading.plugin import GradingPlugin
+from autograder.grading.results import GradeResult, LoadSummary, Outcome, TestResult
 from autograder.grading.student import StudentProxy, StudentSession
 from autograder.grading.visible import run_visible_checks
-from autograder.notebook.lesson import load_source_notebook
-from autograder.notebook.loader import SubmissionError, load_submission
+from autograder.notebook.loader import Program, SubmissionError, load_submission
 
 # Quiet, lean and isolated: no cache, no plugins from the environment, no tracebacks to format.
 PYTEST_ARGS = ["-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:unraisableexception",
@@ -29,39 +28,40 @@ PYTEST_ARGS = ["-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:unraisab
                "-p", "no:pastebin", "-p", "no:stepwise", "-q", "--no-header", "--tb=no", "--import-mode=importlib",
                "-W", "ignore::pytest.PytestAssertRewriteWarning"]
 SUITES = ("hidden", "visible")
-_release_cache: dict[str, object] = {}
 
 
-def _release_notebook(assignment):
-    # Built once per grading process: every submission of a batch is checked against it.
-    if assignment.id not in _release_cache:
-        _release_cache[assignment.id] = load_source_notebook(assignment)
-    return _release_cache[assignment.id]
+def read_submission(kit: GradingKit, submission: Path | str) -> Program | SubmissionError:
+    """The submission read and parsed, once: what is graded, or why nothing can be."""
+    try:
+        return load_submission(Path(submission), kit.assignment, kit.release)
+    except SubmissionError as error:
+        return error
 
 
-
-def grade_submission(course, assignment, submission: Path | str, suite: str = "hidden") -> GradeResult:
+def grade_submission(kit: GradingKit, submission: Path | str, suite: str = "hidden") -> GradeResult:
     """Grade one submission with the hidden suite, or with the release's visible checks."""
+    started = time.monotonic()
+    return grade_handed_in(kit, str(submission), read_submission(kit, submission), suite, started)
+
+
+def grade_handed_in(kit: GradingKit, label: str, handed_in: Program | SubmissionError, suite: str = "hidden",
+                    started: float | None = None) -> GradeResult:
+    """Grade what read_submission returned; `label` names the submission in the result."""
     if suite not in SUITES:
         raise ValueError(f"suite must be one of {SUITES}, not {suite!r}")
-    started = time.monotonic()
-    submission = Path(submission)
-    label = str(submission)
-    try:
-        program = load_submission(submission, assignment, _release_notebook(assignment))
-    except SubmissionError as error:
-        return broken_submission(assignment, label, error.student_message, error.instructor_message,
+    assignment = kit.assignment
+    started = time.monotonic() if started is None else started
+    if isinstance(handed_in, SubmissionError):
+        return broken_submission(assignment, label, handed_in.student_message, handed_in.instructor_message,
                                  time.monotonic() - started)
-    session = StudentSession(program, assignment.limits)
-    reference = load_reference(assignment.solution_path)
-    session.reference_source = assignment.solution_path.read_text(encoding="utf-8")
-    session.substitutes = suite_dependencies(assignment.hidden_suite_path)
-    session.mutates = suite_mutations(assignment.hidden_suite_path, reference)
+    program = handed_in
+    session = StudentSession(program, assignment.limits, reference_source=kit.reference_source,
+                             served_helpers=kit.served_helpers, mutated_arguments=kit.mutated_arguments)
     try:
         if suite == "hidden":
-            raw_tests = _run_hidden_suite(assignment, session, reference)
+            raw_tests = _run_hidden_suite(kit, session)
         else:
-            raw_tests = run_visible_checks(_release_notebook(assignment), assignment.points, session)
+            raw_tests = run_visible_checks(kit.release, assignment.points, session)
     finally:
         session.close()
     load = _load_summary(program, session, assignment)
@@ -70,9 +70,9 @@ def grade_submission(course, assignment, submission: Path | str, suite: str = "h
                        duration_seconds=round(time.monotonic() - started, 3))
 
 
-def _run_hidden_suite(assignment, session: StudentSession, reference):
-    suite = assignment.hidden_suite_path
-    plugin = GradingPlugin(session, StudentProxy(session), reference, suite_published_examples(suite))
+def _run_hidden_suite(kit: GradingKit, session: StudentSession):
+    suite = kit.assignment.hidden_suite_path
+    plugin = GradingPlugin(session, StudentProxy(session), kit.reference, kit.published_examples)
     with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as scratch:
         empty_ini = Path(scratch) / "pytest.ini"
         empty_ini.write_text("[pytest]\n")
@@ -142,15 +142,15 @@ def score_tests(raw_tests, points: dict[str, float], visibility_of=None) -> list
         blocked = [r for r in raw.requires if r not in passed]
         score, hint = 0.0, raw.hint
         if raw.excinfo is None and not blocked:
-            outcome, text, note, score, hint = "passed", "", "", share, ""
+            outcome, text, note, score, hint = Outcome.PASSED, "", "", share, ""
         elif raw.excinfo is None:
-            outcome, note, hint = "gated", f"requires {', '.join(blocked)}", ""
+            outcome, note, hint = Outcome.GATED, f"requires {', '.join(blocked)}", ""
             text = "Esta prueba de casos de error solo puntúa cuando tu función también supera sus casos básicos."
         else:
             outcome, text, note = feedback.classify(raw.excinfo, raw.kind)
             fraction = earned_weight.get(raw.function, 0.0) / specific_weight.get(raw.function, 1.0)
-            if raw.backstop and raw.function in charged and fraction > 0 and outcome != "grader_error":
-                outcome, score = "partial", share * fraction
+            if raw.backstop and raw.function in charged and fraction > 0 and outcome is not Outcome.GRADER_ERROR:
+                outcome, score = Outcome.PARTIAL, share * fraction
                 note = f"catch-all credited {fraction:.0%}, the share of specific tests earned ({note})"
                 text = (f"Prueba general: se te reconoce la parte proporcional a las pruebas específicas de esta "
                         f"función que superaste ({_percent(fraction)}). Este ejemplo puede ayudarte a encontrar "
@@ -169,11 +169,12 @@ def _percent(fraction: float) -> str:
 
 
 def broken_submission(assignment, label: str, student_message: str, instructor_message: str,
-                      duration: float = 0.0) -> GradeResult:
-    """A submission that could not be loaded: every function scores zero, with the reason."""
+                      duration: float = 0.0, grader_fault: bool = False) -> GradeResult:
+    """A submission that could not be graded: every function scores zero, with the reason.
+    `grader_fault`: the grader lost it (batch.grader_failure), not the student."""
     tests = [TestResult(test_id=f"load_{name}", name=f"{name}: entrega", function=name, score=0.0, max_score=points,
-                        outcome="broken_submission", feedback=student_message, instructor_note=instructor_message)
+                        outcome=Outcome.BROKEN_SUBMISSION, feedback=student_message, instructor_note=instructor_message)
              for name, points in assignment.points.items()]
     return GradeResult(assignment.id, label, tests, LoadSummary(), assignment.max_score,
                        error_student=student_message, error_instructor=instructor_message,
-                       duration_seconds=round(duration, 3))
+                       grader_fault=grader_fault, duration_seconds=round(duration, 3))

@@ -118,7 +118,9 @@ class HelperOverLimit(StudentCrashed):
 class StudentSession:
     """One submission's program, its worker, and the budget it may spend."""
 
-    def __init__(self, program: Program, limits: Limits):
+    def __init__(self, program: Program, limits: Limits, *, reference_source: str | None = None,
+                 served_helpers: dict[str, tuple[str, ...]] | None = None,
+                 mutated_arguments: dict[str, tuple[int, ...]] | None = None):
         self.program = program
         self.sources = {cell.filename: cell.source for cell in program.cells}
         self.limits = limits
@@ -127,10 +129,10 @@ class StudentSession:
         self.skipped: dict[int, str] = {}  # cell index -> why it is left out of later loads
         self.load_report: dict | None = None
         self.failure: StudentProblem | None = None  # set after a hang or crash, until the next test
-        self.reference_source: str | None = None  # the reference solution, served by its own worker
+        self.reference_source = reference_source  # the reference solution, served by its own worker
         self._reference_worker: Worker | None = None
-        self.substitutes: dict[str, tuple[str, ...]] = {}  # function -> helpers served by the reference
-        self.mutates: dict[str, tuple[int, ...]] = {}  # function -> positions of arguments it may change
+        self.substitutes = dict(served_helpers or {})  # function -> helpers served by the reference
+        self.mutates = dict(mutated_arguments or {})  # function -> positions of arguments it may change
 
     # -- lifecycle -------------------------------------------------------------------
 

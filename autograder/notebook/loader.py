@@ -52,6 +52,8 @@ class Program:
     module_name: str = "__main__"
     notes: list[str] = dataclasses.field(default_factory=list)  # Spanish remarks for the student
     ipython_syntax: bool = False  # notebook cells may hold %magics and !commands, as in Jupyter
+    handed_in: str = ""  # the file graded, as named in the submission (a .zip's entry included)
+    notebook: nbformat.NotebookNode | None = None  # as parsed, for formgrader's copy; None for a module
 
 
 def load_submission(path: Path | str, assignment, release: nbformat.NotebookNode) -> Program:
@@ -59,8 +61,9 @@ def load_submission(path: Path | str, assignment, release: nbformat.NotebookNode
     name, raw = read_submission_file(Path(path), assignment)
     where = Path(path) / name if Path(path).suffix == ".zip" else Path(name)
     if name.endswith(".py"):
-        return Program([Cell(Path(name).name, _decode_text(raw, where))], module_name=Path(name).stem)
-    return program_from_notebook(read_notebook(raw, where), release)
+        return Program([Cell(Path(name).name, _decode_text(raw, where))], module_name=Path(name).stem, handed_in=name)
+    program = program_from_notebook(read_notebook(raw, where), release)
+    return dataclasses.replace(program, handed_in=name)
 
 
 def read_submission_file(path: Path, assignment) -> tuple[str, bytes]:
@@ -206,38 +209,64 @@ def read_notebook(raw: bytes, path: Path) -> nbformat.NotebookNode:
     return notebook
 
 
-def _cell_role(cell, release_roles: dict[str, str]) -> tuple[str | None, str | None]:
-    nbgrader = cell.get("metadata", {}).get("nbgrader", {})
-    grade_id = nbgrader.get("grade_id") if isinstance(nbgrader, dict) else None
-    return grade_id, release_roles.get(grade_id) if isinstance(grade_id, str) else None
+@dataclasses.dataclass(frozen=True)
+class ReleaseMatch:
+    """A handed-in cell and the release cell it stands for, if any."""
+
+    cell: object  # as handed in: any JSON the student's file held
+    original: nbformat.NotebookNode | None  # the release cell whose grade id it carries
+    first: bool  # the first cell carrying that grade id: the one that takes the release cell's place
+
+
+def match_release(cells: list, release: nbformat.NotebookNode) -> list[ReleaseMatch]:
+    """The one rule for which handed-in cells are the instructor's, used by the grader and by
+    formgrader's copy alike: the release alone says it. A cell stands for a release cell only
+    if it carries that cell's grade id; a grade id the release does not have (or no metadata
+    at all) makes it the student's own. Copies keep the metadata (copy and paste in Jupyter),
+    so several cells may carry one grade id: `first` marks the one that takes its place."""
+    released = {c.metadata["nbgrader"]["grade_id"]: c for c in release.cells if "nbgrader" in c.get("metadata", {})}
+    taken, matches = set(), []
+    for cell in cells:
+        metadata = cell.get("metadata") if isinstance(cell, dict) else None
+        nbgrader = metadata.get("nbgrader") if isinstance(metadata, dict) else None
+        grade_id = nbgrader.get("grade_id") if isinstance(nbgrader, dict) else None
+        original = released.get(grade_id) if isinstance(grade_id, str) else None
+        matches.append(ReleaseMatch(cell, original, original is not None and grade_id not in taken))
+        if original is not None:
+            taken.add(grade_id)
+    return matches
+
+
+def release_role(cell) -> str | None:
+    """given, demo, solution or checks: what a release cell is for (lesson.py's roles)."""
+    return cell.metadata.get("autograder", {}).get("role") if cell is not None else None
 
 
 def program_from_notebook(notebook: nbformat.NotebookNode, release: nbformat.NotebookNode) -> Program:
-    release_cells = {c.metadata["nbgrader"]["grade_id"]: c for c in release.cells
-                     if c.cell_type == "code" and "nbgrader" in c.metadata}
-    release_roles = {gid: c.metadata.get("autograder", {}).get("role") for gid, c in release_cells.items()}
+    """The code to run: checks and demos (every copy) are left out, given code (every copy) is the
+    release's, and given cells the student deleted are put back first."""
+    code = [(n, c) for n, c in enumerate(notebook.cells, start=1) if c.get("cell_type") == "code"]
     cells, notes, seen = [], [], set()
-    for number, cell in enumerate(notebook.cells, start=1):
-        if cell.get("cell_type") != "code":
-            continue
-        grade_id, role = _cell_role(cell, release_roles)
+    for (number, _), match in zip(code, match_release([c for _, c in code], release)):
+        role = release_role(match.original) if match.original is not None and match.original.cell_type == "code" else None
+        if role is not None:
+            seen.add(match.original.metadata["nbgrader"]["grade_id"])
         if role in ("checks", "demo"):
-            seen.add(grade_id)
             continue
-        source = cell.get("source", "")
+        source = match.cell.get("source", "")
         source = "".join(source) if isinstance(source, list) else str(source)
         if role == "given":
-            seen.add(grade_id)
-            if source != release_cells[grade_id].source:
+            if source != match.original.source:
                 notes.append(f"La celda {number} estaba bloqueada y fue modificada: se usó la versión original.")
-            source = release_cells[grade_id].source
+            source = match.original.source
         cells.append(Cell(f"<celda {number}>", source))
-    missing_given = [c for gid, c in release_cells.items() if release_roles[gid] == "given" and gid not in seen]
+    missing_given = [c for c in release.cells if c.cell_type == "code" and release_role(c) == "given"
+                     and c.metadata["nbgrader"]["grade_id"] not in seen]
     if missing_given:
         notes.append("Faltaban celdas bloqueadas del enunciado: se restauraron desde la versión original.")
         cells[:0] = [Cell(f"<enunciado {c.metadata['nbgrader']['grade_id']}>", c.source) for c in missing_given]
     _check_size(cells)
-    return Program(cells, notes=notes, ipython_syntax=True)
+    return Program(cells, notes=notes, ipython_syntax=True, notebook=notebook)
 
 
 MAX_CODE_CELLS = 1000

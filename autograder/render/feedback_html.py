@@ -101,7 +101,7 @@ def _failed_tests(result: GradeResult) -> str:
 
 
 def _passed_tests(result: GradeResult) -> str:
-    passed = [t for t in result.tests if t.outcome == "passed"]
+    passed = [t for t in result.tests if t.passed]
     if not passed:
         return ""
     items = "".join(f'<li><span class="mark-ok">✓</span> {esc(t.name)}</li>' for t in passed)

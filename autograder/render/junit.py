@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from autograder.grading.results import GradeResult, TestResult
+from autograder.grading.results import GradeResult, Outcome, TestResult
 from autograder.render.student_text import overall_output, test_output
 from autograder.render.safe_text import xml as xml_text  # forbidden XML characters dropped
 
@@ -30,7 +30,7 @@ def _verdict(result: GradeResult, test: TestResult) -> str:
     """"passed", "failure" or "error" for one test case."""
     if test.passed:
         return "passed"
-    if test.outcome == "grader_error" or result.lost_to_grader():
+    if test.outcome is Outcome.GRADER_ERROR or result.lost_to_grader():
         return "error"
     return "failure"
 

@@ -19,7 +19,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-from autograder.grading.results import GradeResult, TestResult
+from autograder.grading.results import GradeResult, Outcome, TestResult
 from autograder.render.student_text import overall_output, test_output
 from autograder.render.safe_text import html_text, markdown_line as md_escape
 
@@ -66,7 +66,7 @@ def _notes(result: GradeResult) -> str:
 
 def _test_item(test: TestResult) -> str:
     """One list item: the test's name, then what went wrong and the hint (test_output), line by line."""
-    partial = f" ({test.score:.2f} / {test.max_score:.2f})" if test.outcome == "partial" else ""
+    partial = f" ({test.score:.2f} / {test.max_score:.2f})" if test.outcome is Outcome.PARTIAL else ""
     return "<br>\n  ".join([f"- ❌ **{md_escape(test.name)}**{partial}", *_lines(test_output(test), TEST_CHARS)])
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import statistics
 
-from autograder.grading.results import GradeResult
+from autograder.grading.results import GradeResult, Outcome
 from autograder.render.html_page import card, esc, meter, page, points, submission_label, table
 
 BINS = 10  # score distribution: 0-10 %, 10-20 %, ..., 90-100 % of the maximum
@@ -187,7 +187,7 @@ def _misconception_counts(results: list[GradeResult]) -> list[tuple[str, int, li
         attempted = {name for name, (score, _) in r.by_function().items() if score > 0}
         for t in r.tests:
             # A catch-all credited in part only echoes the bug a specific test already named.
-            if t.hint and not t.passed and t.outcome != "partial" and t.function in attempted:
+            if t.hint and not t.passed and t.outcome is not Outcome.PARTIAL and t.function in attempted:
                 seen.setdefault(t.hint, set()).add(index)
                 if t.function not in functions.setdefault(t.hint, []):
                     functions[t.hint].append(t.function)

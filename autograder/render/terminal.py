@@ -7,7 +7,7 @@ inside an annotation, so it can neither redraw the terminal nor run as a CI comm
 
 from __future__ import annotations
 
-from autograder.grading.results import GradeResult
+from autograder.grading.results import GradeResult, Outcome
 from autograder.render.student_text import overall_output, test_output
 from autograder.render.safe_text import ci_log, workflow_data, workflow_property
 
@@ -29,7 +29,7 @@ def submission_report(result: GradeResult) -> str:
     if failed:
         lines += ["", "Pruebas no superadas:"]
         for test in failed:
-            partial = f" ({test.score:.2f} / {test.max_score:.2f})" if test.outcome == "partial" else ""
+            partial = f" ({test.score:.2f} / {test.max_score:.2f})" if test.outcome is Outcome.PARTIAL else ""
             lines.append(f"  ✗ {test.name}{partial}")
             lines += [f"      {line}" for line in test_output(test).splitlines()]
     return ci_log("\n".join(lines))
