@@ -33,6 +33,11 @@ Exit codes:
        failed on every submission (never the student's fault); nothing graded can be trusted
     4  some submissions hit a grader error (named on stderr; their students are told it is not
        their fault); every other submission was graded and every output written
+
+This module only parses arguments, calls a stage (release.py, grading/loose.py,
+classroom/pipeline.py, classroom/publish.py, packaging/, audit/, demo.py) and maps what
+comes back to the exit codes above. It runs past 400 lines because it is also the
+command's manual: this text, and every option's help in `_parser`.
 """
 
 from __future__ import annotations
@@ -226,17 +231,6 @@ def cmd_gradescope(course, args) -> int:
     return EXIT_OK
 
 
-def results_paths(submissions: list[Path], results: Path | None) -> list[Path]:
-    """One results file per submission, named after it (parent folder added on clashes)."""
-    if len(submissions) == 1:
-        return [results or Path("results.json")]
-    folder = results or Path("results")
-    stems = [p.stem if p.suffix else p.name for p in submissions]
-    names = [f"{p.resolve().parent.name}-{stem}" if stems.count(stem) > 1 else stem
-             for p, stem in zip(submissions, stems)]
-    return [folder / f"{name}.json" for name in names]
-
-
 def ci_detected(environ=os.environ) -> bool:
     """Whether we run in CI, by the variables GitHub Actions, GitLab CI and most other services set."""
     return (environ.get("CI", "").lower() in ("true", "1") or environ.get("GITHUB_ACTIONS") == "true"
@@ -244,8 +238,8 @@ def ci_detected(environ=os.environ) -> bool:
 
 
 def cmd_grade(course, args) -> int:
-    from autograder.grading.batch import SelfCheckFailed, grade_batch
-    from autograder.render.gradescope import write_results
+    from autograder.grading.batch import SelfCheckFailed
+    from autograder.grading.loose import grade_files
     from autograder.render.safe_text import github_stop_commands
     from autograder.render.terminal import batch_table, ci_summary, github_annotations, submission_report
 
@@ -262,16 +256,13 @@ def cmd_grade(course, args) -> int:
         return EXIT_USAGE
     if (code := sandbox_banner()) is not None:
         return code
-    outputs = results_paths(args.submissions, args.results)
-
-    def save(index, result):
-        write_results(result, outputs[index])
-        if not args.quiet and not ci and len(outputs) == 1:
+    def show(result):
+        if len(args.submissions) == 1 and not args.quiet and not ci:
             print(submission_report(result))
 
     try:
-        results = grade_batch(assignment, args.submissions, jobs=args.jobs, on_result=save,
-                              suite="visible" if args.visible else "hidden")
+        results, outputs = grade_files(assignment, args.submissions, args.results, jobs=args.jobs,
+                                       visible=args.visible, on_graded=show)
     except SelfCheckFailed as error:
         print(f"GRADER ERROR: {error}", file=sys.stderr)
         return EXIT_GRADER_ERROR
@@ -330,20 +321,12 @@ def grade_class_command(course, assignment, args, ci: bool) -> int:
 
 def write_reports(results, args, ci: bool, default_junit: Path) -> None:
     """The JUnit report and the Markdown summary: where asked, and by default in CI mode."""
-    from autograder.render.junit import junit_xml
-    from autograder.render.markdown import GITHUB_SUMMARY_LIMIT, append_job_summary
+    from autograder.render.ci_reports import write_ci_reports
 
-    junit = args.junit or (default_junit if ci else None)
-    if junit:
-        write_atomically(junit, junit_xml(results))
-        print(f"JUnit report written to {junit}", file=sys.stderr)
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    summary = args.summary or (Path(step_summary) if ci and step_summary else None)
-    if summary:
-        written = append_job_summary(summary, results)
-        print(f"summary appended to {summary} ({written} bytes)" if written else
-              f"warning: no room left in {summary} under GitHub's {GITHUB_SUMMARY_LIMIT}-byte limit; "
-              f"no summary added", file=sys.stderr)
+    for line in write_ci_reports(results, junit=args.junit or (default_junit if ci else None),
+                                 summary=args.summary or (Path(step_summary) if ci and step_summary else None)):
+        print(line, file=sys.stderr)
 
 
 def exit_code(results, args, single: bool) -> int:

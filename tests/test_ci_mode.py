@@ -183,7 +183,7 @@ def fake_grading(monkeypatch, graded):
             on_result(index, result)
         return results
 
-    monkeypatch.setattr("autograder.grading.batch.grade_batch", fake)
+    monkeypatch.setattr("autograder.grading.loose.grade_batch", fake)
 
 
 @pytest.mark.parametrize("variable, value", [("CI", "true"), ("CI", "1"), ("GITHUB_ACTIONS", "true"),

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from autograder import samples
-from autograder.cli import main, results_paths
+from autograder.cli import main
+from autograder.grading.loose import results_paths
 
 from course_content import catalogue
 
