@@ -218,6 +218,24 @@ def test_feedback_report_and_export_commands_write_their_files(graded, fast_bpe_
     assert len(stored_results(course_dir, fast_bpe_bytes)) == 7
 
 
+def test_each_publishing_stage_called_from_python_writes_what_the_command_writes(graded, course, fast_bpe_bytes,
+                                                                               tmp_path):
+    from autograder.classroom.publish import export_grades, write_feedback_pages, write_report
+
+    course_dir, _ = graded
+    cli, python = tmp_path / "cli", tmp_path / "python"
+    assert main(["report", "bpe_bytes", "--course-dir", str(course_dir), "--output", str(cli / "report.html")]) == 0
+    assert main(["export", "--course-dir", str(course_dir), "--output", str(cli / "grades.csv")]) == 0
+    assert main(["feedback", "bpe_bytes", "--course-dir", str(course_dir)]) == 0
+    by_command = {p: p.read_bytes() for p in sorted(course_dir.glob("feedback/*/bpe_bytes/bpe_bytes.html"))}
+    write_report(course, fast_bpe_bytes, course_dir, python / "report.html")
+    export_grades(course, course_dir, python / "grades.csv")
+    pages = write_feedback_pages(course, fast_bpe_bytes, course_dir)
+    assert {p: p.read_bytes() for p in sorted(pages)} == by_command and len(pages) == 7
+    for name in ("report.html", "grades.csv"):
+        assert (python / name).read_bytes() == (cli / name).read_bytes(), name
+
+
 # ---------------------------------------------------------------- interrupting and resuming
 
 def test_an_interrupted_batch_loses_nothing_and_resumes_where_it_stopped(tmp_path, course, bpe_bytes):
