@@ -88,24 +88,73 @@ def test_encode_ordinary_matches_tiktoken_on_generated_text(reference, enc, gpt4
     assert ours == enc.encode_ordinary(text)
 
 
-def test_encode_with_special_tokens_matches_tiktoken(reference, enc, gpt4):
-    specials = enc._special_tokens
-    text = "Hola.<|endoftext|>Adiós<|fim_prefix|>x<|endofprompt|>"
+# The spec's grid for `encode` (course-spec.md, section 4): texts x allowed_special x
+# disallowed_special, compared call by call with tiktoken: the same ids, or the same exception.
+SPECIALS = ["<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|endofprompt|>"]
+FRAGMENTS = [*SPECIALS, "<|endof", "text|>", "<|", "|>", "hola", " mundo", "Hola", "ñ", "🙂", " ", "\n", "12345",
+             "¿qué?", "'ll", "<|endoftext|><|endoftext|>", "x"]
+ALLOWED = ["all", set(), frozenset(), {"<|endoftext|>"}, {"<|endoftext|>", "<|fim_prefix|>"}, {"hola"},
+           frozenset(SPECIALS[2:]), {"<|endoftext|>", "no es especial"}]
+DISALLOWED = ["all", (), [], {"<|endoftext|>"}, ["<|fim_prefix|>"], ("hola",), {"<|endof"},
+              frozenset({"<|endoftext|>", "<|endofprompt|>"})]
 
-    def ours(allowed):
-        return to_ranks(reference.encode(text, gpt4["raw_merges"], specials, allowed), gpt4["byte_rank"])
 
-    assert ours("all") == enc.encode(text, allowed_special="all")
-    assert ours("none") == enc.encode(text, disallowed_special=())
-    listed = {"<|endoftext|>", "<|fim_prefix|>", "<|endofprompt|>"}
-    assert ours(listed) == enc.encode(text, allowed_special=listed)
-    for allowed in ("none_raise", {"<|endoftext|>"}):
-        with pytest.raises(ValueError):
-            reference.encode(text, gpt4["raw_merges"], specials, allowed)
+def grid_texts(count: int = 302) -> list[str]:
+    import random
+
+    draw = random.Random(2026)
+    texts = ["", "hola<|endoftext|>mundo", "hola mundo", *SPECIALS]
+    while len(texts) < count:
+        texts.append("".join(draw.choice(FRAGMENTS) for _ in range(draw.randint(1, 8))))
+    return texts
+
+
+def outcome(call):
+    try:
+        return call()
+    except (TypeError, ValueError) as error:
+        return type(error).__name__
+
+
+def test_encode_matches_tiktoken_on_the_specs_grid(reference, enc, gpt4):
+    specials, merges, byte_rank = enc._special_tokens, gpt4["raw_merges"], gpt4["byte_rank"]
+    differences, calls = [], 0
+    for text in grid_texts():
+        for allowed in ALLOWED:
+            for disallowed in DISALLOWED:
+                ours = outcome(lambda: to_ranks(reference.encode(text, merges, specials, allowed_special=allowed,
+                                                                 disallowed_special=disallowed), byte_rank))
+                theirs = outcome(lambda: enc.encode(text, allowed_special=allowed, disallowed_special=disallowed))
+                calls += 1
+                if ours != theirs:
+                    differences.append((text, allowed, disallowed, ours, theirs))
+    assert calls == 302 * 8 * 8 and differences == [], differences[:5]
+
+
+def test_encode_arguments_tiktoken_does_not_take(reference, gpt4):
+    """minbpe's "none" and "none_raise", a list, None: TypeError, as tiktoken raises for them."""
+    specials = {"<|endoftext|>": 100257}
+    for allowed in ("none", "none_raise", ["<|endoftext|>"], None, {"<|endoftext|>": 1}):
+        with pytest.raises(TypeError):
+            reference.encode("hola", gpt4["raw_merges"], specials, allowed_special=allowed)
+    for disallowed in ("none", None, {"hola": 1}):
+        with pytest.raises(TypeError):
+            reference.encode("hola", gpt4["raw_merges"], specials, disallowed_special=disallowed)
+
+
+def test_the_specs_published_examples(reference, enc, gpt4):
+    merges, specials, byte_rank = gpt4["raw_merges"], enc._special_tokens, gpt4["byte_rank"]
+
+    def ours(text, **kwargs):
+        return to_ranks(reference.encode(text, merges, specials, **kwargs), byte_rank)
+
     with pytest.raises(ValueError):
-        enc.encode(text)  # tiktoken's default: any special token in the text is an error
+        ours("hola<|endoftext|>mundo")
+    assert ours("hola<|endoftext|>mundo", allowed_special="all") == [71, 8083, 100257, 76, 13807]
+    assert ours("hola<|endoftext|>mundo", disallowed_special=()) == [71, 8083, 27, 91, 8862, 728, 428, 91, 29, 76,
+                                                                      13807]
     with pytest.raises(ValueError):
-        enc.encode(text, allowed_special={"<|endoftext|>"})
+        ours("hola mundo", disallowed_special={"hola"})
 
 
 def test_decode_matches_tiktoken(reference, enc, gpt4):

@@ -6,6 +6,8 @@ aparte y reciben ids reservados. Con las fusiones recuperadas de la tabla de ran
 tiktoken, el mismo código reproduce el tokenizador de GPT-4 (cl100k_base).
 """
 
+from collections.abc import Collection, Mapping, Set as AbstractSet
+
 import regex
 
 # Los patrones que publica tiktoken (tiktoken_ext/openai_public.py): r50k_base (GPT-2) y cl100k_base (GPT-4).
@@ -96,40 +98,44 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
     return out
 
 
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
     """Convierte `text` en ids reconociendo los tokens especiales (`special_tokens`: nombre -> id).
 
-    `allowed_special` decide qué hacer con ellos, como en tiktoken:
-    - "all": todos los especiales que aparezcan se convierten en su id;
-    - "none": ninguno; se codifican como texto normal;
-    - "none_raise": si aparece alguno, ValueError;
-    - un conjunto de nombres: esos pasan a su id (los que no son especiales se ignoran);
-      si aparece otro especial en el texto, aunque se solape con uno permitido, ValueError.
-    Se busca de izquierda a derecha y, si varios especiales empiezan en el mismo sitio,
-    gana el más largo. El texto entre especiales se codifica con `encode_ordinary`.
+    Los argumentos y su significado son los de `tiktoken.Encoding.encode` (solo por nombre):
+    - `allowed_special`: "all" (todos los especiales) o un conjunto de nombres. Esos pasan a
+      su id; un nombre que no es especial se ignora. Cualquier otra cosa: TypeError.
+    - `disallowed_special`: "all" (todos los especiales no permitidos) o una colección de
+      textos. Si alguno aparece en el texto, aunque no sea un especial: ValueError. Con ()
+      no se prohíbe nada, y los especiales no permitidos se codifican como texto normal.
+    Se busca de izquierda a derecha y, si varios especiales permitidos empiezan en el mismo
+    sitio, gana el más largo. El texto entre especiales se codifica con `encode_ordinary`.
 
     >>> encode("a<|fin|>b", {}, {"<|fin|>": 300}, allowed_special="all")
     [97, 300, 98]
+    >>> encode("a<|fin|>b", {}, {"<|fin|>": 300}, disallowed_special=())
+    [97, 60, 124, 102, 105, 110, 124, 62, 98]
     """
     if allowed_special == "all":
         allowed = set(special_tokens)
-    elif allowed_special in ("none", "none_raise"):
-        allowed = set()
-    elif isinstance(allowed_special, (set, frozenset)):
-        allowed = set(allowed_special) & set(special_tokens)
+    elif isinstance(allowed_special, AbstractSet):
+        allowed = set(allowed_special)
     else:
-        raise ValueError(f"allowed_special no válido: {allowed_special!r}")
-    if allowed_special != "none":
-        for name in special_tokens:
-            if name not in allowed and name in text:
-                raise ValueError(f"el texto contiene el token especial no permitido {name!r}")
-    if not allowed:
+        raise TypeError(f'allowed_special debe ser "all" o un conjunto de nombres, no {allowed_special!r}')
+    if disallowed_special == "all":
+        disallowed = set(special_tokens) - allowed
+    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+        disallowed = disallowed_special
+    else:
+        raise TypeError(f'disallowed_special debe ser "all" o una colección de textos, no {disallowed_special!r}')
+    for name in disallowed:
+        if name in text:
+            raise ValueError(f"el texto contiene {name!r}, que no está permitido")
+    names = sorted(allowed & set(special_tokens), key=len, reverse=True)  # longest first at one position
+    if not names:
         return encode_ordinary(text, merges, pattern)
-    # Longest names first: at one position the alternation tries them in this order.
-    names = sorted(allowed, key=len, reverse=True)
-    special_pattern = "(" + "|".join(regex.escape(name) for name in names) + ")"
     out = []
-    for k, part in enumerate(regex.split(special_pattern, text)):
+    for k, part in enumerate(regex.split("(" + "|".join(regex.escape(name) for name in names) + ")", text)):
         if k % 2 == 1:
             out.append(special_tokens[part])
         elif part:
