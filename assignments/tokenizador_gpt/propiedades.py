@@ -60,11 +60,11 @@ def test_los_especiales_van_y_vuelven(estudiante, texto, fusiones):
     assert ids.count(1000) == texto.count(FIN), "cada aparición del especial se convierte en su id"
     assert estudiante.decode(ids, tabla_de_bytes(aprendidas), ESPECIALES) == texto, \
         "decodificar lo codificado devuelve el texto, especiales incluidos"
-    normal = estudiante.encode(texto, aprendidas, ESPECIALES, allowed_special="none")
-    assert 1000 not in normal, "con allowed_special='none' el especial se codifica como texto normal"
+    normal = estudiante.encode(texto, aprendidas, ESPECIALES, disallowed_special=())
+    assert 1000 not in normal, "con disallowed_special=() el especial se codifica como texto normal"
     if FIN in texto:
         with pytest.raises(ValueError):
-            estudiante.encode(texto, aprendidas, ESPECIALES)  # por defecto, "none_raise"
+            estudiante.encode(texto, aprendidas, ESPECIALES)  # por defecto, un especial en el texto es un error
 
 
 @given(orden=st.permutations(range(256)), a=st.integers(0, 255), b=st.integers(0, 255), c=st.integers(0, 255))

@@ -97,9 +97,11 @@ def cell(source: str) -> str:
 
 
 def call_arguments(reference, name: str) -> str:
-    """A function's parameters as call arguments, e.g. "ids, counts" for get_stats."""
+    """A function's parameters as call arguments, e.g. "ids, counts" for get_stats; keyword-only
+    ones passed by name ("text, merges, special_tokens, allowed_special=allowed_special, ...")."""
     signature = ast.parse(f"def f({parameter_lists(reference)[name]}): pass").body[0].args
-    return ", ".join(a.arg for a in signature.posonlyargs + signature.args)
+    return ", ".join([a.arg for a in signature.posonlyargs + signature.args]
+                     + [f"{a.arg}={a.arg}" for a in signature.kwonlyargs])
 
 
 def replace_all(reference, default: str = STUB_LINE, **bodies: str) -> dict:

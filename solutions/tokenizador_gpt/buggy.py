@@ -18,7 +18,6 @@ mutant = partial(_mutant, SOLUTION)
 
 VOCAB_CHECK = '    if vocab_size < 256:\n        raise ValueError(f"vocab_size debe ser al menos 256, no {vocab_size}")\n'
 NO_PAIRS = "        if not stats:\n            break\n"
-RAISE_RULE = '    if allowed_special != "none":\n'
 
 BUGGY = [
     # --- pretokenize --------------------------------------------------------------------
@@ -212,38 +211,67 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
             ("out.extend(encode_ordinary(part, merges, pattern))", "out.extend(encode_ordinary(part, merges))")],
            {"test_encode_uses_pattern"}, "`pattern` que recibes"),
     mutant("encode_shortest_special_first", "tries the shortest special token first where two overlap", "encode",
-           [("sorted(allowed, key=len, reverse=True)", "sorted(allowed, key=len)")],
+           [("key=len, reverse=True)", "key=len)")],
            {"test_encode_longest_special_wins"}, "gana el más largo"),
-    mutant("encode_none_raises", "raises for special tokens with allowed_special='none' too", "encode",
-           [(RAISE_RULE, "    if True:\n")],
-           {"test_encode_none_treats_specials_as_text"}, "sin lanzar ningún error"),
+    mutant("encode_nothing_disallowed_still_raises", "reads disallowed_special=() as 'all', so special tokens "
+           "can never be plain text", "encode",
+           [('    if disallowed_special == "all":\n', '    if disallowed_special in ("all", ()):\n')],
+           {"test_encode_nothing_disallowed_treats_specials_as_text"}, "sin lanzar ningún error"),
     mutant("encode_set_allows_unlisted", "with a set, encodes unlisted special tokens as text instead of raising "
            "(minbpe's behaviour)", "encode",
-           [(RAISE_RULE, '    if allowed_special == "none_raise":\n')],
+           [("        disallowed = set(special_tokens) - allowed\n",
+             "        disallowed = set() if allowed else set(special_tokens)\n")],
            {"test_encode_set_rejects_unlisted", "test_encode_set_checks_raw_text"}, "cualquier otro especial"),
-    mutant("encode_none_raise_silent", "treats the default 'none_raise' like 'none'", "encode",
-           [(RAISE_RULE, "    if isinstance(allowed_special, (set, frozenset)):\n")],
-           {"test_encode_none_raise_rejects_specials"}, "lanza ValueError"),
+    mutant("encode_default_silent", "raises for disallowed special tokens only when some are allowed, so the "
+           "default encodes them as text", "encode",
+           [("        disallowed = set(special_tokens) - allowed\n",
+             "        disallowed = set(special_tokens) - allowed if allowed else set()\n")],
+           {"test_encode_default_rejects_specials", "test_encode_set_rejects_unlisted"}, "lanza ValueError"),
+    mutant("encode_disallowed_only_specials", "looks only for disallowed names that are special tokens", "encode",
+           [("    for name in disallowed:\n", "    for name in set(disallowed) & set(special_tokens):\n")],
+           {"test_encode_disallowed_any_text"}, "no solo especiales"),
+    mutant("encode_disallowed_collection_as_all", "reads any non-empty disallowed_special as 'all'", "encode",
+           [("        disallowed = disallowed_special\n",
+             "        disallowed = set(special_tokens) - allowed if disallowed_special else ()\n")],
+           {"test_encode_disallowed_collection_as_given", "test_encode_disallowed_any_text"}, "se usa tal cual"),
+    mutant("encode_accepts_minbpe_modes", "also takes minbpe's 'none' and 'none_raise' for allowed_special",
+           "encode",
+           [("    elif isinstance(allowed_special, AbstractSet):\n",
+             '    elif allowed_special in ("none", "none_raise"):\n        allowed = set()\n'
+             "    elif isinstance(allowed_special, AbstractSet):\n")],
+           {"test_encode_allowed_rejects_other_values"}, "TypeError"),
+    mutant("encode_disallowed_string_as_characters", "takes any string for disallowed_special, as a collection of "
+           "its characters", "encode",
+           [("not isinstance(disallowed_special, (str, bytes, Mapping))",
+             "not isinstance(disallowed_special, (bytes, Mapping))")],
+           {"test_encode_disallowed_rejects_other_values"}, "TypeError"),
     mutant("encode_specials_unescaped", "builds the special-token regex without escaping the names", "encode",
            [("regex.escape(name)", "name")],
            {"test_encode_all_specials", "test_encode_set_encodes_listed", "test_encode_longest_special_wins",
-            "test_encode_set_ignores_unknown_names", "test_encode_uses_pattern"}, "regex.escape"),
+            "test_encode_set_ignores_unknown_names", "test_encode_uses_pattern",
+            "test_encode_disallowed_collection_as_given"}, "regex.escape"),
 
     rewrite("encode_longest_special_anywhere", "cuts the text by one special name after another, longest first, "
             "so a longer name wins even when a shorter one starts earlier", '''
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
     if allowed_special == "all":
         allowed = set(special_tokens)
-    elif allowed_special in ("none", "none_raise"):
-        allowed = set()
+    elif isinstance(allowed_special, AbstractSet):
+        allowed = set(allowed_special)
     else:
-        allowed = set(allowed_special) & set(special_tokens)
-    if allowed_special != "none":
-        for name in special_tokens:
-            if name not in allowed and name in text:
-                raise ValueError(f"token especial no permitido: {name!r}")
+        raise TypeError("allowed_special")
+    if disallowed_special == "all":
+        disallowed = set(special_tokens) - allowed
+    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+        disallowed = disallowed_special
+    else:
+        raise TypeError("disallowed_special")
+    for name in disallowed:
+        if name in text:
+            raise ValueError(f"no permitido: {name!r}")
     pieces = [text]  # str: ordinary text; int: a special token's id
-    for name in sorted(allowed, key=len, reverse=True):
+    for name in sorted(allowed & set(special_tokens), key=len, reverse=True):
         cut = []
         for piece in pieces:
             if isinstance(piece, int):
@@ -259,47 +287,61 @@ def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=G
         out.extend([piece] if isinstance(piece, int) else encode_ordinary(piece, merges, pattern))
     return out
 ''', {"test_encode_leftmost_special_wins"}, "de izquierda a derecha"),
-    rewrite("encode_set_checked_after_split", "looks for unlisted special tokens only in the text left between the "
-            "allowed ones, after cutting", '''
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+    rewrite("encode_set_checked_after_split", "looks for disallowed text only in what is left between the allowed "
+            "special tokens, after cutting", '''
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
     if allowed_special == "all":
         allowed = set(special_tokens)
-    elif allowed_special in ("none", "none_raise"):
-        allowed = set()
+    elif isinstance(allowed_special, AbstractSet):
+        allowed = set(allowed_special)
     else:
-        allowed = set(allowed_special) & set(special_tokens)
-    names = sorted(allowed, key=len, reverse=True)
+        raise TypeError("allowed_special")
+    if disallowed_special == "all":
+        disallowed = set(special_tokens) - allowed
+    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+        disallowed = disallowed_special
+    else:
+        raise TypeError("disallowed_special")
+    names = sorted(allowed & set(special_tokens), key=len, reverse=True)
     parts = regex.split("(" + "|".join(regex.escape(name) for name in names) + ")", text) if names else [text]
     out = []
     for k, part in enumerate(parts):
         if k % 2 == 1:
             out.append(special_tokens[part])
             continue
-        if allowed_special != "none" and any(name in part for name in special_tokens):
-            raise ValueError("el texto contiene un token especial no permitido")
+        if any(name in part for name in disallowed):
+            raise ValueError("el texto contiene algo no permitido")
         out.extend(encode_ordinary(part, merges, pattern))
     return out
 ''', {"test_encode_set_checks_raw_text"}, "texto original"),
-    rewrite("encode_set_unknown_name_keyerror", "looks every name of the set up in special_tokens (KeyError for a "
+    rewrite("encode_set_unknown_name_keyerror", "looks every allowed name up in special_tokens (KeyError for a "
             "name that is not a special token)", '''
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
     if allowed_special == "all":
-        allowed = dict(special_tokens)
-    elif allowed_special in ("none", "none_raise"):
-        allowed = {}
+        allowed = set(special_tokens)
+    elif isinstance(allowed_special, AbstractSet):
+        allowed = set(allowed_special)
     else:
-        allowed = {name: special_tokens[name] for name in allowed_special}
-    if allowed_special != "none":
-        for name in special_tokens:
-            if name not in allowed and name in text:
-                raise ValueError(f"token especial no permitido: {name!r}")
-    if not allowed:
+        raise TypeError("allowed_special")
+    if disallowed_special == "all":
+        disallowed = set(special_tokens) - allowed
+    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+        disallowed = disallowed_special
+    else:
+        raise TypeError("disallowed_special")
+    for name in disallowed:
+        if name in text:
+            raise ValueError(f"no permitido: {name!r}")
+    ids = {name: special_tokens[name] for name in allowed}
+    if not ids:
         return encode_ordinary(text, merges, pattern)
-    names = sorted(allowed, key=len, reverse=True)
+    names = sorted(ids, key=len, reverse=True)
     out = []
     for k, part in enumerate(regex.split("(" + "|".join(regex.escape(n) for n in names) + ")", text)):
         if k % 2 == 1:
-            out.append(allowed[part])
+            out.append(ids[part])
         elif part:
             out.extend(encode_ordinary(part, merges, pattern))
     return out

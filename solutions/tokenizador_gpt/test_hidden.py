@@ -306,30 +306,32 @@ def test_encode_all_specials(student):
 
 
 @grade("encode", weight=2, hint="Si el texto no contiene ningún especial, encode devuelve lo mismo que encode_ordinary "
-                                "en cualquier modo.")
+                                "con cualquier valor de allowed_special y disallowed_special.")
 def test_encode_text_without_specials(student):
     """sin especiales en el texto, igual que encode_ordinary"""
-    for mode in ("all", "none", "none_raise", {"<|fin|>"}):
-        assert student.encode("hola mundo", HOLA, SPECIALS, allowed_special=mode) == [256, 108, 97, 257, 117, 110, 100, 111]
-    assert student.encode("hola mundo", HOLA, SPECIALS) == [256, 108, 97, 257, 117, 110, 100, 111]
+    expected = [256, 108, 97, 257, 117, 110, 100, 111]
+    for allowed in ("all", set(), {"<|fin|>"}):
+        assert student.encode("hola mundo", HOLA, SPECIALS, allowed_special=allowed) == expected
+    assert student.encode("hola mundo", HOLA, SPECIALS, disallowed_special=()) == expected
+    assert student.encode("hola mundo", HOLA, SPECIALS) == expected
 
 
-@grade("encode", weight=2, hint="Con allowed_special='none', los especiales son texto normal: codifica todo con "
-                                "encode_ordinary, sin lanzar ningún error.")
-def test_encode_none_treats_specials_as_text(student):
-    """con 'none', los especiales se codifican como texto"""
-    assert student.encode("ho<|fin|>", HOLA, SPECIALS, allowed_special="none") == [256, 60, 124, 102, 105, 110, 124, 62]
+@grade("encode", weight=2, hint="Con disallowed_special=() no se prohíbe nada: los especiales que no están permitidos "
+                                "son texto normal y se codifican con encode_ordinary, sin lanzar ningún error.")
+def test_encode_nothing_disallowed_treats_specials_as_text(student):
+    """con disallowed_special=(), los especiales se codifican como texto"""
+    assert student.encode("ho<|fin|>", HOLA, SPECIALS, disallowed_special=()) == [256, 60, 124, 102, 105, 110, 124, 62]
 
 
-@grade("encode", weight=2, hint="Por defecto (allowed_special='none_raise'), si aparece cualquier especial en el texto "
-                                "lanza ValueError.")
+@grade("encode", weight=2, hint="Por defecto (allowed_special vacío, disallowed_special='all'), si aparece cualquier "
+                                "especial en el texto, lanza ValueError, como tiktoken.")
 @pytest.mark.requires("test_encode_all_specials")
-def test_encode_none_raise_rejects_specials(student):
+def test_encode_default_rejects_specials(student):
     """por defecto, un especial en el texto lanza ValueError"""
     with pytest.raises(ValueError):
         student.encode("hola<|otro|>", HOLA, SPECIALS)
     with pytest.raises(ValueError):
-        student.encode("<|fin|>", HOLA, SPECIALS, allowed_special="none_raise")
+        student.encode("<|fin|>", HOLA, SPECIALS, disallowed_special="all")
 
 
 @grade("encode", weight=2, hint="Con un conjunto de nombres, los especiales del conjunto pasan a su id.")
@@ -338,8 +340,9 @@ def test_encode_set_encodes_listed(student):
     assert student.encode("ho<|otro|>ho", HOLA, SPECIALS, allowed_special={"<|otro|>"}) == [256, 302, 256]
 
 
-@grade("encode", weight=2, hint="Con un conjunto de nombres, cualquier otro especial que aparezca en el texto lanza "
-                                "ValueError (como en tiktoken); no lo codifiques en silencio como texto.")
+@grade("encode", weight=2, hint="Con un conjunto de nombres y disallowed_special='all' (el valor por defecto), "
+                                "cualquier otro especial que aparezca en el texto lanza ValueError; no lo codifiques "
+                                "en silencio como texto.")
 @pytest.mark.requires("test_encode_set_encodes_listed")
 def test_encode_set_rejects_unlisted(student):
     """con un conjunto, un especial no nombrado lanza ValueError"""
@@ -349,11 +352,11 @@ def test_encode_set_rejects_unlisted(student):
         student.encode("ho<|otro|>", HOLA, SPECIALS, allowed_special=set())
 
 
-@grade("encode", hint="Con un conjunto, busca los especiales no permitidos en el texto original, antes de cortar por "
-                      "los permitidos: uno no permitido puede solaparse con uno permitido y también lanza ValueError.")
+@grade("encode", hint="Busca los textos prohibidos en el texto original, antes de cortar por los especiales "
+                      "permitidos: uno prohibido puede solaparse con uno permitido y también lanza ValueError.")
 @pytest.mark.requires("test_encode_set_encodes_listed")
 def test_encode_set_checks_raw_text(student):
-    """con un conjunto, un especial no nombrado que se solapa con uno nombrado lanza ValueError"""
+    """un especial prohibido que se solapa con uno permitido lanza ValueError"""
     with pytest.raises(ValueError):
         student.encode("ho<|fin|>\nho", HOLA, SPECIALS, allowed_special={"<|fin|>"})
 
@@ -364,6 +367,45 @@ def test_encode_set_checks_raw_text(student):
 def test_encode_set_ignores_unknown_names(student):
     """con un conjunto, los nombres que no son especiales se ignoran"""
     assert student.encode("ho<|otro|>", HOLA, SPECIALS, allowed_special={"<|otro|>", "<|nada|>"}) == [256, 302]
+
+
+@grade("encode", weight=2, hint="Una colección en disallowed_special se usa tal cual: solo se prohíben esos textos, y "
+                                "los demás especiales no permitidos se codifican como texto normal.")
+def test_encode_disallowed_collection_as_given(student):
+    """con una colección prohibida, los demás especiales son texto"""
+    assert student.encode("ho<|fin|>", HOLA, SPECIALS, disallowed_special=["<|otro|>"]) == \
+        [256, 60, 124, 102, 105, 110, 124, 62]
+    assert student.encode("ho<|fin|>", HOLA, SPECIALS, allowed_special={"<|fin|>"},
+                          disallowed_special=("<|otro|>",)) == [256, 300]
+
+
+@grade("encode", weight=2, hint="disallowed_special puede nombrar cualquier texto, no solo especiales: si aparece en "
+                                "el texto, ValueError (recorre disallowed_special, no special_tokens).")
+@pytest.mark.requires("test_encode_all_specials")
+def test_encode_disallowed_any_text(student):
+    """un texto prohibido que no es especial también lanza ValueError"""
+    with pytest.raises(ValueError):
+        student.encode("hola mundo", HOLA, SPECIALS, disallowed_special={"hola"})
+
+
+@grade("encode", hint='allowed_special solo admite "all" o un conjunto (set o frozenset); "none", "none_raise" '
+                      '(los de minbpe), una lista o None lanzan TypeError, como en tiktoken.')
+@pytest.mark.requires("test_encode_all_specials")
+def test_encode_allowed_rejects_other_values(student):
+    """allowed_special: otro texto, una lista o None lanzan TypeError"""
+    for allowed in ("none", "none_raise", ["<|fin|>"], None):
+        with pytest.raises(TypeError):
+            student.encode("hola", HOLA, SPECIALS, allowed_special=allowed)
+
+
+@grade("encode", hint='disallowed_special solo admite "all" o una colección de textos (lista, tupla, conjunto); '
+                      'otro texto como "none", o None, lanza TypeError.')
+@pytest.mark.requires("test_encode_all_specials")
+def test_encode_disallowed_rejects_other_values(student):
+    """disallowed_special: otro texto o None lanzan TypeError"""
+    for disallowed in ("none", None):
+        with pytest.raises(TypeError):
+            student.encode("hola", HOLA, SPECIALS, disallowed_special=disallowed)
 
 
 @grade("encode", weight=2, hint="Si dos especiales empiezan en el mismo sitio, gana el más largo: ordénalos de más largo "
@@ -391,17 +433,25 @@ def test_encode_uses_pattern(student, reference):
     assert student.encode("1000000<|fin|>", digits, SPECIALS, allowed_special="all", pattern=gpt2) == [258, 256, 300]
 
 
-@grade("encode", weight=2, hint="Compara con el contraejemplo: los especiales permitidos pasan a su id y el resto del "
-                                "texto, trozo a trozo, con encode_ordinary.", backstop=True)
+@grade("encode", weight=2, hint="Compara con el contraejemplo: los especiales permitidos pasan a su id, los prohibidos "
+                                "lanzan ValueError y el resto del texto, trozo a trozo, va con encode_ordinary.",
+       backstop=True)
 @settings(max_examples=25)
 @given(pieces=st.lists(st.sampled_from(["ho", "la", " m", "ñ", "1", "\n", "<|fin|>", "<|fin|>\n", "<|otro|>", "<|"]),
                        max_size=8),
-       mode=st.sampled_from(["all", "none", "set"]))
-def test_encode_matches_reference(student, reference, pieces, mode):
+       allowed=st.sampled_from(["all", frozenset(), frozenset(SPECIALS), frozenset({"<|fin|>"})]),
+       disallowed=st.sampled_from(["all", (), ("<|otro|>",)]))
+def test_encode_matches_reference(student, reference, pieces, allowed, disallowed):
     """coincide con la referencia en textos generados"""
     text = "".join(pieces)
-    allowed = set(SPECIALS) if mode == "set" else mode
-    assert student.encode(text, HOLA, SPECIALS, allowed) == reference.encode(text, HOLA, SPECIALS, allowed)
+    arguments = {"allowed_special": allowed, "disallowed_special": disallowed}
+    try:
+        expected = reference.encode(text, HOLA, SPECIALS, **arguments)
+    except ValueError:
+        with pytest.raises(ValueError):
+            student.encode(text, HOLA, SPECIALS, **arguments)
+        return
+    assert student.encode(text, HOLA, SPECIALS, **arguments) == expected
 
 
 # --- decode -----------------------------------------------------------------------------
@@ -453,7 +503,7 @@ def test_decode_round_trip(student, reference, pieces, extra):
     text = "".join(pieces)
     merges = reference.train_regex_bpe(text, 256 + extra)
     vocab = {idx: piece for piece, idx in as_ranks(merges).items()}
-    ids = reference.encode(text, merges, SPECIALS, "all")
+    ids = reference.encode(text, merges, SPECIALS, allowed_special="all")
     assert student.decode(ids, vocab, SPECIALS) == text
 
 

@@ -3,6 +3,8 @@ tokens; the graded functions are thin module-level wrappers that build a throwaw
 instance. Pair counting uses dict.get, merging rebuilds plain lists, special tokens are
 cut with regex.split and a capturing group (longest names first)."""
 
+from collections.abc import Collection, Mapping, Set
+
 import regex
 
 GPT2_SPLIT_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
@@ -71,20 +73,22 @@ class RegexTokenizer:
             ids.extend(self._encode_chunk(chunk.encode("utf-8")))
         return ids
 
-    def encode(self, text, allowed_special="none_raise"):
+    def encode(self, text, allowed_special=frozenset(), disallowed_special="all"):
         if allowed_special == "all":
             allowed = dict(self.special_tokens)
-        elif allowed_special in ("none", "none_raise"):
-            allowed = {}
-        elif isinstance(allowed_special, str):
-            raise ValueError(f"allowed_special={allowed_special!r} no se entiende")
+        elif isinstance(allowed_special, Set):
+            allowed = {k: v for k, v in self.special_tokens.items() if k in allowed_special}
         else:
-            names = set(allowed_special)
-            allowed = {k: v for k, v in self.special_tokens.items() if k in names}
-        if allowed_special != "none":
-            for name in self.special_tokens:
-                if name not in allowed and name in text:
-                    raise ValueError(f"el texto contiene el token especial {name!r}")
+            raise TypeError(f"allowed_special={allowed_special!r} no se entiende")
+        if disallowed_special == "all":
+            disallowed = [name for name in self.special_tokens if name not in allowed]
+        elif isinstance(disallowed_special, (str, bytes, Mapping)) or not isinstance(disallowed_special, Collection):
+            raise TypeError(f"disallowed_special={disallowed_special!r} no se entiende")
+        else:
+            disallowed = disallowed_special
+        for name in disallowed:
+            if name in text:
+                raise ValueError(f"el texto contiene {name!r}, que no está permitido")
         if not allowed:
             return self.encode_ordinary(text)
         names = sorted(allowed, key=len, reverse=True)
@@ -140,8 +144,10 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
     return RegexTokenizer(merges, pattern=pattern).encode_ordinary(text)
 
 
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
-    return RegexTokenizer(merges, special_tokens, pattern).encode(text, allowed_special)
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
+    return RegexTokenizer(merges, special_tokens, pattern).encode(
+        text, allowed_special=allowed_special, disallowed_special=disallowed_special)
 
 
 def decode(ids, vocab, special_tokens):

@@ -3,6 +3,7 @@ itertools.chain over pairwise() of every chunk folded into a dict, merging is a 
 over the sequence (tuples, never mutated), training is a reduce over the new ids, and the special tokens
 are matched with regex.finditer over an alternation (longest names first)."""
 
+from collections.abc import Collection, Mapping, Set
 from functools import reduce
 from itertools import chain, pairwise
 
@@ -64,20 +65,28 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
 
 
 def _allowed(allowed_special, special_tokens):
-    if isinstance(allowed_special, str):
-        if allowed_special == "all":
-            return dict(special_tokens)
-        if allowed_special in ("none", "none_raise"):
-            return {}
-        raise ValueError(allowed_special)
-    return {k: v for k, v in special_tokens.items() if k in set(allowed_special)}
+    if allowed_special == "all":
+        return dict(special_tokens)
+    if isinstance(allowed_special, Set):
+        return {k: v for k, v in special_tokens.items() if k in allowed_special}
+    raise TypeError(f"allowed_special no válido: {allowed_special!r}")
 
 
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+def _disallowed(disallowed_special, allowed, special_tokens):
+    if disallowed_special == "all":
+        return tuple(k for k in special_tokens if k not in allowed)
+    if isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+        return tuple(disallowed_special)
+    raise TypeError(f"disallowed_special no válido: {disallowed_special!r}")
+
+
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
     allowed = _allowed(allowed_special, special_tokens)
-    forbidden = [] if allowed_special == "none" else [k for k in special_tokens if k not in allowed and k in text]
+    disallowed = _disallowed(disallowed_special, allowed, special_tokens)
+    forbidden = [k for k in disallowed if k in text]
     if forbidden:
-        raise ValueError(f"tokens especiales no permitidos: {forbidden}")
+        raise ValueError(f"textos no permitidos: {forbidden}")
     if not allowed:
         return encode_ordinary(text, merges, pattern)
     alternation = "|".join(map(regex.escape, sorted(allowed, key=len, reverse=True)))

@@ -3,6 +3,8 @@ ids, pairs of each chunk, segments of text between special tokens) and the grade
 functions only materialise the final list. The working sequences in training are
 iterators rebuilt lazily each round; recover_merges walks a generator of (rank, token)."""
 
+from collections.abc import Collection, Mapping, Set
+
 import regex
 
 GPT2_SPLIT_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
@@ -97,19 +99,23 @@ def iter_segments(text, names):
     yield False, text[pos:]
 
 
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
     if allowed_special == "all":
         allowed = set(special_tokens)
-    elif allowed_special == "none" or allowed_special == "none_raise":
-        allowed = set()
-    elif isinstance(allowed_special, str):
-        raise ValueError(f"valor de allowed_special desconocido: {allowed_special!r}")
-    else:
+    elif isinstance(allowed_special, Set):
         allowed = {name for name in allowed_special if name in special_tokens}
-    if allowed_special != "none":
-        bad = next((n for n in special_tokens if n not in allowed and n in text), None)
-        if bad is not None:
-            raise ValueError(f"token especial no permitido en el texto: {bad!r}")
+    else:
+        raise TypeError(f"valor de allowed_special desconocido: {allowed_special!r}")
+    if disallowed_special == "all":
+        disallowed = (n for n in special_tokens if n not in allowed)
+    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+        disallowed = iter(disallowed_special)
+    else:
+        raise TypeError(f"valor de disallowed_special desconocido: {disallowed_special!r}")
+    bad = next((n for n in disallowed if n in text), None)
+    if bad is not None:
+        raise ValueError(f"cadena no permitida en el texto: {bad!r}")
 
     def ids():
         for is_special, piece in iter_segments(text, allowed):

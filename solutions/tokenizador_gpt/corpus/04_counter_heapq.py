@@ -6,6 +6,7 @@ heap in rank order and picks each step's pair with heapq.nsmallest."""
 
 import heapq
 from collections import Counter
+from collections.abc import Collection, Mapping, Set
 
 import regex
 
@@ -77,19 +78,23 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
     return out
 
 
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
     if allowed_special == "all":
         allowed = Counter(special_tokens.keys())
-    elif allowed_special in ("none", "none_raise"):
-        allowed = Counter()
-    elif isinstance(allowed_special, str):
-        raise ValueError(allowed_special)
-    else:
+    elif isinstance(allowed_special, Set):
         allowed = Counter(name for name in allowed_special if name in special_tokens)
-    if allowed_special != "none":
-        for name in special_tokens:
-            if name not in allowed and name in text:
-                raise ValueError(f"token especial no permitido: {name!r}")
+    else:
+        raise TypeError(allowed_special)
+    if disallowed_special == "all":
+        disallowed = Counter(special_tokens.keys()) - allowed
+    elif isinstance(disallowed_special, (str, bytes, Mapping)) or not isinstance(disallowed_special, Collection):
+        raise TypeError(disallowed_special)
+    else:
+        disallowed = disallowed_special
+    for name in disallowed:
+        if name in text:
+            raise ValueError(f"cadena no permitida: {name!r}")
     if not allowed:
         return encode_ordinary(text, merges, pattern)
     alternatives = sorted(allowed, key=len, reverse=True)

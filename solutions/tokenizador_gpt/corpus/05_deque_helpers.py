@@ -4,6 +4,7 @@ deques; merging pops from the left of the input and appends to the right of the 
 decode accumulates bytes in a deque; recover_merges keeps each token's parts in a deque."""
 
 from collections import deque
+from collections.abc import Collection, Mapping, Set
 from itertools import islice
 
 import regex
@@ -73,19 +74,24 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
     return list(out)
 
 
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
     if allowed_special == "all":
         allowed = list(special_tokens)
-    elif allowed_special in ("none", "none_raise"):
-        allowed = []
-    elif isinstance(allowed_special, str):
-        raise ValueError("allowed_special debe ser 'all', 'none', 'none_raise' o un conjunto")
-    else:
+    elif isinstance(allowed_special, Set):
         allowed = [name for name in special_tokens if name in allowed_special]
-    if allowed_special != "none":
-        for name in special_tokens:
-            if name not in allowed and name in text:
-                raise ValueError(f"el texto contiene {name!r}, que no está permitido")
+    else:
+        raise TypeError("allowed_special debe ser 'all' o un conjunto")
+    if disallowed_special == "all":
+        disallowed = deque(name for name in special_tokens if name not in allowed)
+    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+        disallowed = deque(disallowed_special)
+    else:
+        raise TypeError("disallowed_special debe ser 'all' o una colección de textos")
+    while disallowed:
+        name = disallowed.popleft()
+        if name in text:
+            raise ValueError(f"el texto contiene {name!r}, que no está permitido")
     out = deque()
     # scan by hand: at each position the longest allowed name that starts there
     allowed.sort(key=len, reverse=True)

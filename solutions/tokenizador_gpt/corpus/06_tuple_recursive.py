@@ -4,6 +4,7 @@ tokens are handled by recursing on the text after the first (leftmost, longest) 
 and recover_merges recurses on a token's parts until no earlier pair is left."""
 
 import sys
+from collections.abc import Collection, Mapping, Set
 
 import regex
 
@@ -84,17 +85,22 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
     return list(ids)
 
 
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
     if allowed_special == "all":
         allowed = tuple(special_tokens)
-    elif allowed_special in ("none", "none_raise"):
-        allowed = ()
-    elif isinstance(allowed_special, str):
-        raise ValueError(f"allowed_special no válido: {allowed_special!r}")
-    else:
+    elif isinstance(allowed_special, Set):
         allowed = tuple(n for n in special_tokens if n in allowed_special)
-    if allowed_special != "none" and any(n in text for n in special_tokens if n not in allowed):
-        raise ValueError("el texto contiene un token especial no permitido")
+    else:
+        raise TypeError(f"allowed_special no válido: {allowed_special!r}")
+    if disallowed_special == "all":
+        disallowed = tuple(n for n in special_tokens if n not in allowed)
+    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+        disallowed = tuple(disallowed_special)
+    else:
+        raise TypeError(f"disallowed_special no válido: {disallowed_special!r}")
+    if any(n in text for n in disallowed):
+        raise ValueError("el texto contiene una cadena no permitida")
     allowed = tuple(n for n in allowed if n)
 
     def first_match(rest):

@@ -4,6 +4,7 @@ are kept in array("q") working sequences. decode fills one bytearray;
 recover_merges compares bytes slices of a memoryview of each token."""
 
 from array import array
+from collections.abc import Collection, Mapping, Set as AbstractSet
 
 import regex
 
@@ -81,21 +82,27 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
 
 
 def _allowed_names(allowed_special, special_tokens):
-    if isinstance(allowed_special, str):
-        if allowed_special == "all":
-            return set(special_tokens)
-        if allowed_special in ("none", "none_raise"):
-            return set()
-        raise ValueError(f"allowed_special={allowed_special!r}")
-    return set(allowed_special) & set(special_tokens)
+    if allowed_special == "all":
+        return set(special_tokens)
+    if isinstance(allowed_special, AbstractSet):
+        return set(allowed_special) & set(special_tokens)
+    raise TypeError(f"allowed_special={allowed_special!r}")
 
 
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+def _disallowed_texts(disallowed_special, special_tokens, allowed):
+    if disallowed_special == "all":
+        return set(special_tokens) - allowed
+    if isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+        return disallowed_special
+    raise TypeError(f"disallowed_special={disallowed_special!r}")
+
+
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
     allowed = _allowed_names(allowed_special, special_tokens)
-    if allowed_special != "none":
-        for name in set(special_tokens) - allowed:
-            if name in text:
-                raise ValueError(f"token especial no permitido: {name!r}")
+    for name in _disallowed_texts(disallowed_special, special_tokens, allowed):
+        if name in text:
+            raise ValueError(f"texto no permitido: {name!r}")
     allowed.discard("")
     if not allowed:
         return encode_ordinary(text, merges, pattern)

@@ -4,6 +4,8 @@ word corpus): counts are added with the chunk's multiplicity, so the first-seen 
 the pairs is still the order over the whole text. Special tokens are located with
 str.find over all the allowed names (leftmost position, then the longest name), no regex."""
 
+from collections.abc import Collection, Mapping, Set as AbstractSet
+
 import regex
 
 GPT2_SPLIT_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
@@ -86,23 +88,23 @@ def _next_special(text, start, names):
     return best
 
 
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
     if allowed_special == "all":
         names = [n for n in special_tokens]
-    elif allowed_special == "none":
-        names = []
-    elif allowed_special == "none_raise":
-        names = []
-        for n in special_tokens:
-            if n in text:
-                raise ValueError(f"token especial en el texto: {n!r}")
-    elif isinstance(allowed_special, str):
-        raise ValueError(f"opción desconocida: {allowed_special!r}")
-    else:
+    elif isinstance(allowed_special, AbstractSet):
         names = [n for n in special_tokens if n in allowed_special]
-        for n in special_tokens:
-            if n not in names and n in text:
-                raise ValueError(f"token especial no permitido: {n!r}")
+    else:
+        raise TypeError(f"allowed_special debe ser 'all' o un conjunto: {allowed_special!r}")
+    if disallowed_special == "all":
+        forbidden = [n for n in special_tokens if n not in names]
+    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+        forbidden = disallowed_special
+    else:
+        raise TypeError(f"disallowed_special debe ser 'all' o una colección: {disallowed_special!r}")
+    for n in forbidden:
+        if n in text:
+            raise ValueError(f"texto no permitido en la entrada: {n!r}")
     names = [n for n in names if n]
     ids, pos = [], 0
     while (hit := _next_special(text, pos, names)) is not None:

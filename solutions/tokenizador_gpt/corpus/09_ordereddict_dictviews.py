@@ -5,6 +5,7 @@ vocabulary of decode is a ChainMap of the vocab and the special names; recover_m
 builds an OrderedDict in rank order."""
 
 from collections import ChainMap, OrderedDict
+from collections.abc import Collection, Mapping, Set as AbstractSet
 
 import regex
 
@@ -69,20 +70,24 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
     return ids
 
 
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
     names = special_tokens.keys()
     if allowed_special == "all":
         allowed = set(names)
-    elif allowed_special in ("none", "none_raise"):
-        allowed = set()
-    elif isinstance(allowed_special, str):
-        raise ValueError(f"allowed_special={allowed_special!r}")
+    elif isinstance(allowed_special, AbstractSet):
+        allowed = names & allowed_special
     else:
-        allowed = names & set(allowed_special)
-    if allowed_special != "none":
-        forbidden = {n for n in names - allowed if n in text}
-        if forbidden:
-            raise ValueError(f"tokens especiales no permitidos en el texto: {sorted(forbidden)}")
+        raise TypeError(f"allowed_special={allowed_special!r}")
+    if disallowed_special == "all":
+        disallowed = names - allowed
+    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+        disallowed = disallowed_special
+    else:
+        raise TypeError(f"disallowed_special={disallowed_special!r}")
+    forbidden = {n for n in disallowed if n in text}
+    if forbidden:
+        raise ValueError(f"el texto contiene textos no permitidos: {sorted(forbidden)}")
     allowed -= {""}
     if not allowed:
         return encode_ordinary(text, merges, pattern)

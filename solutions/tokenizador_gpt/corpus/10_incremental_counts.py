@@ -7,6 +7,7 @@ longest-first alternation used with regex.split; recover_merges reuses the chunk
 on a token's bytes with only the earlier tokens."""
 
 from collections import defaultdict
+from collections.abc import Collection, Mapping, Set as AbstractSet
 
 import regex
 
@@ -91,20 +92,23 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
     return out
 
 
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
     if allowed_special == "all":
         allowed = dict(special_tokens)
-    elif allowed_special == "none" or allowed_special == "none_raise":
-        allowed = {}
-    elif isinstance(allowed_special, str):
-        raise ValueError(f"no entiendo allowed_special={allowed_special!r}")
+    elif isinstance(allowed_special, AbstractSet):
+        allowed = {n: i for n, i in special_tokens.items() if n in allowed_special}
     else:
-        chosen = set(allowed_special)
-        allowed = {n: i for n, i in special_tokens.items() if n in chosen}
-    if allowed_special != "none":
-        for name in special_tokens.keys() - allowed.keys():
-            if name in text:
-                raise ValueError(f"{name!r} no está permitido")
+        raise TypeError(f"no entiendo allowed_special={allowed_special!r}")
+    if disallowed_special == "all":
+        disallowed = special_tokens.keys() - allowed.keys()
+    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+        disallowed = disallowed_special
+    else:
+        raise TypeError(f"no entiendo disallowed_special={disallowed_special!r}")
+    for name in disallowed:
+        if name in text:
+            raise ValueError(f"{name!r} no está permitido")
     allowed.pop("", None)
     if not allowed:
         return encode_ordinary(text, merges, pattern)

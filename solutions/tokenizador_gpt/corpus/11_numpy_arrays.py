@@ -5,6 +5,8 @@ np.unique's return_index (first occurrence). Merging finds non-overlapping occur
 left to right with a vectorised candidate mask plus a run-parity fix for runs like
 "aaa". decode goes through np.concatenate of uint8 buffers."""
 
+from collections.abc import Collection, Mapping, Set as AbstractSet
+
 import numpy as np
 import regex
 
@@ -95,19 +97,23 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
     return ids.tolist()
 
 
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
     if allowed_special == "all":
         allowed = set(special_tokens)
-    elif allowed_special in ("none", "none_raise"):
-        allowed = set()
-    elif isinstance(allowed_special, str):
-        raise ValueError(f"allowed_special={allowed_special!r} no es válido")
-    else:
+    elif isinstance(allowed_special, AbstractSet):
         allowed = {n for n in allowed_special if n in special_tokens}
-    if allowed_special != "none":
-        for name in special_tokens:
-            if name not in allowed and name in text:
-                raise ValueError(f"token especial no permitido: {name!r}")
+    else:
+        raise TypeError(f"allowed_special={allowed_special!r} no es válido")
+    if disallowed_special == "all":
+        disallowed = [name for name in special_tokens if name not in allowed]
+    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+        disallowed = disallowed_special
+    else:
+        raise TypeError(f"disallowed_special={disallowed_special!r} no es válido")
+    for name in disallowed:
+        if name in text:
+            raise ValueError(f"texto no permitido: {name!r}")
     allowed.discard("")
     if not allowed:
         return encode_ordinary(text, merges, pattern)

@@ -15,14 +15,19 @@ Patches the assignment's spec forces on that design:
    with possessive quantifiers, `\\s++$` and a trailing `\\s`).
 2. train rejects vocab_size < 256 with ValueError, and stops as soon as no pair is left
    to count instead of failing on an empty tally.
-3. encode reports a forbidden special token with ValueError; with a set of names, every
-   special token outside the set that occurs in the raw text is forbidden, and names that
-   are not special tokens are ignored; allowed specials are found leftmost first and, at
-   one position, longest first.
+3. encode takes tiktoken's keyword-only allowed_special / disallowed_special instead of
+   minbpe's single allowed_special ("all", "none", "none_raise" or a set): allowed_special
+   is "all" or a set of names (names that are not special tokens are ignored),
+   disallowed_special is "all" (every special token not allowed) or a collection of
+   strings; any other value of either raises TypeError. A disallowed string found in the
+   raw text, special token or not, raises ValueError. Allowed specials are found leftmost
+   first and, at one position, longest first; the other special tokens are plain text.
 4. decode receives the vocabulary and the special tokens as arguments, and an id found in
    neither raises KeyError.
 5. recover_merges reports a table that is not a BPE table with ValueError.
 """
+
+from collections.abc import Collection, Mapping, Set as AbstractSet
 
 import regex
 
@@ -150,26 +155,28 @@ class RegexTokenizer(Tokenizer):
             out += self._encode_piece(piece.encode("utf-8"))
         return out
 
-    def _permitted_specials(self, text, allowed_special):
-        """The name -> id table that encode may emit; ValueError if a forbidden name is in `text`."""
+    def _permitted_specials(self, text, allowed_special, disallowed_special):
+        """The name -> id table that encode may emit; ValueError if a disallowed string is in `text`."""
         if allowed_special == "all":
-            return dict(self.special_tokens)
-        if allowed_special == "none":
-            return {}
-        if allowed_special == "none_raise":
-            permitted = set()
-        elif isinstance(allowed_special, (set, frozenset)):
+            permitted = set(self.special_tokens)
+        elif isinstance(allowed_special, AbstractSet):
             permitted = set(allowed_special)
         else:
-            raise ValueError(f"allowed_special must be 'all', 'none', 'none_raise' or a set, not {allowed_special!r}")
-        # checked on the raw text: a forbidden name may overlap a permitted one
-        for name in self.special_tokens:
-            if name not in permitted and name in text:
-                raise ValueError(f"special token {name!r} occurs in the text but is not allowed")
+            raise TypeError(f"allowed_special must be 'all' or a set of names, not {allowed_special!r}")
+        if disallowed_special == "all":
+            forbidden = set(self.special_tokens) - permitted
+        elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+            forbidden = disallowed_special
+        else:
+            raise TypeError(f"disallowed_special must be 'all' or a collection of strings, not {disallowed_special!r}")
+        # checked on the raw text: a forbidden string may overlap a permitted name
+        for name in forbidden:
+            if name in text:
+                raise ValueError(f"{name!r} occurs in the text but is disallowed")
         return {name: reserved for name, reserved in self.special_tokens.items() if name in permitted}
 
-    def encode(self, text, allowed_special="none_raise"):
-        specials = self._permitted_specials(text, allowed_special)
+    def encode(self, text, *, allowed_special=frozenset(), disallowed_special="all"):
+        specials = self._permitted_specials(text, allowed_special, disallowed_special)
         if not specials:
             return self.encode_ordinary(text)
         # a single alternation: the engine scans the text left to right and, at one position,
@@ -276,8 +283,10 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
     return _loaded(pattern, merges).encode_ordinary(text)
 
 
-def encode(text, merges, special_tokens, allowed_special="none_raise", pattern=GPT4_SPLIT_PATTERN):
-    return _loaded(pattern, merges, special_tokens).encode(text, allowed_special)
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
+    return _loaded(pattern, merges, special_tokens).encode(text, allowed_special=allowed_special,
+                                                           disallowed_special=disallowed_special)
 
 
 def decode(ids, vocab, special_tokens):
