@@ -19,6 +19,24 @@ mutant = partial(_mutant, SOLUTION)
 VOCAB_CHECK = '    if vocab_size < 256:\n        raise ValueError(f"vocab_size debe ser al menos 256, no {vocab_size}")\n'
 NO_PAIRS = "        if not stats:\n            break\n"
 
+# The three encode rewrites below get their arguments right; what each one gets wrong comes after.
+ENCODE_ARGUMENTS = '''
+def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
+           pattern=GPT4_SPLIT_PATTERN):
+    if allowed_special == "all":
+        allowed = set(special_tokens)
+    elif isinstance(allowed_special, AbstractSet):
+        allowed = set(allowed_special)
+    else:
+        raise TypeError("allowed_special")
+    if disallowed_special == "all":
+        disallowed = set(special_tokens) - allowed
+    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
+        disallowed = disallowed_special
+    else:
+        raise TypeError("disallowed_special")
+'''
+
 BUGGY = [
     # --- pretokenize --------------------------------------------------------------------
     mutant("pretokenize_gpt2_default", "defaults to the GPT-2 pattern instead of GPT-4's", "pretokenize",
@@ -252,22 +270,7 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
             "test_encode_disallowed_collection_as_given"}, "regex.escape"),
 
     rewrite("encode_longest_special_anywhere", "cuts the text by one special name after another, longest first, "
-            "so a longer name wins even when a shorter one starts earlier", '''
-def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
-           pattern=GPT4_SPLIT_PATTERN):
-    if allowed_special == "all":
-        allowed = set(special_tokens)
-    elif isinstance(allowed_special, AbstractSet):
-        allowed = set(allowed_special)
-    else:
-        raise TypeError("allowed_special")
-    if disallowed_special == "all":
-        disallowed = set(special_tokens) - allowed
-    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
-        disallowed = disallowed_special
-    else:
-        raise TypeError("disallowed_special")
-    for name in disallowed:
+            "so a longer name wins even when a shorter one starts earlier", ENCODE_ARGUMENTS + '''    for name in disallowed:
         if name in text:
             raise ValueError(f"no permitido: {name!r}")
     pieces = [text]  # str: ordinary text; int: a special token's id
@@ -288,22 +291,7 @@ def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallo
     return out
 ''', {"test_encode_leftmost_special_wins"}, "de izquierda a derecha"),
     rewrite("encode_set_checked_after_split", "looks for disallowed text only in what is left between the allowed "
-            "special tokens, after cutting", '''
-def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
-           pattern=GPT4_SPLIT_PATTERN):
-    if allowed_special == "all":
-        allowed = set(special_tokens)
-    elif isinstance(allowed_special, AbstractSet):
-        allowed = set(allowed_special)
-    else:
-        raise TypeError("allowed_special")
-    if disallowed_special == "all":
-        disallowed = set(special_tokens) - allowed
-    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
-        disallowed = disallowed_special
-    else:
-        raise TypeError("disallowed_special")
-    names = sorted(allowed & set(special_tokens), key=len, reverse=True)
+            "special tokens, after cutting", ENCODE_ARGUMENTS + '''    names = sorted(allowed & set(special_tokens), key=len, reverse=True)
     parts = regex.split("(" + "|".join(regex.escape(name) for name in names) + ")", text) if names else [text]
     out = []
     for k, part in enumerate(parts):
@@ -316,22 +304,7 @@ def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallo
     return out
 ''', {"test_encode_set_checks_raw_text"}, "texto original"),
     rewrite("encode_set_unknown_name_keyerror", "looks every allowed name up in special_tokens (KeyError for a "
-            "name that is not a special token)", '''
-def encode(text, merges, special_tokens, *, allowed_special=frozenset(), disallowed_special="all",
-           pattern=GPT4_SPLIT_PATTERN):
-    if allowed_special == "all":
-        allowed = set(special_tokens)
-    elif isinstance(allowed_special, AbstractSet):
-        allowed = set(allowed_special)
-    else:
-        raise TypeError("allowed_special")
-    if disallowed_special == "all":
-        disallowed = set(special_tokens) - allowed
-    elif isinstance(disallowed_special, Collection) and not isinstance(disallowed_special, (str, bytes, Mapping)):
-        disallowed = disallowed_special
-    else:
-        raise TypeError("disallowed_special")
-    for name in disallowed:
+            "name that is not a special token)", ENCODE_ARGUMENTS + '''    for name in disallowed:
         if name in text:
             raise ValueError(f"no permitido: {name!r}")
     ids = {name: special_tokens[name] for name in allowed}
