@@ -8,6 +8,7 @@ una log-probabilidad por pieza, segmenta cada palabra con el camino de mayor pro
 espacio como un carácter más, ▁, así que decodificar es unir las piezas.
 """
 
+from collections import Counter
 from fractions import Fraction
 
 SPACE = "\u2581"  # ▁, el espacio de SentencePiece
@@ -29,28 +30,22 @@ def wordpiece_encode(text, vocab, unk="[UNK]", prefix="##", max_chars=100):
         raise ValueError(f"max_chars no puede ser negativo: {max_chars}")
     out = []
     for word in text.split():
-        pieces = _longest_match_first(word, vocab, prefix) if len(word) <= max_chars else None
-        if pieces is None:
+        pieces, start = [], 0
+        while start < len(word) <= max_chars:
+            for end in range(len(word), start, -1):
+                piece = word[start:end] if start == 0 else prefix + word[start:end]
+                if piece in vocab:
+                    pieces.append(piece)
+                    start = end
+                    break
+            else:
+                break  # no piece starts here: the whole word is unknown
+        if start < len(word) or len(word) > max_chars:
             if unk not in vocab:
                 raise KeyError(unk)
             pieces = [unk]
         out.extend(pieces)
     return out
-
-
-def _longest_match_first(word, vocab, prefix):
-    """The pieces of one word, or None when some position has no piece in `vocab`."""
-    pieces, start = [], 0
-    while start < len(word):
-        for end in range(len(word), start, -1):
-            piece = word[start:end] if start == 0 else prefix + word[start:end]
-            if piece in vocab:
-                pieces.append(piece)
-                start = end
-                break
-        else:
-            return None
-    return pieces
 
 
 def wordpiece_scores(splits):
@@ -63,17 +58,13 @@ def wordpiece_scores(splits):
     >>> wordpiece_scores({("g", "##a"): 2, ("##a",): 2})
     {('g', '##a'): 0.25}
     """
-    return {pair: float(score) for pair, score in _exact_scores(splits).items()}
-
-
-def _exact_scores(splits):
-    units, pairs = {}, {}
+    units, pairs = Counter(), Counter()  # a Counter keeps the order in which keys first appear
     for word, freq in splits.items():
         for unit in word:
-            units[unit] = units.get(unit, 0) + freq
+            units[unit] += freq
         for pair in zip(word, word[1:]):
-            pairs[pair] = pairs.get(pair, 0) + freq
-    return {(a, b): Fraction(n, units[a] * units[b]) for (a, b), n in pairs.items()}
+            pairs[pair] += freq
+    return {(a, b): n / (units[a] * units[b]) for (a, b), n in pairs.items()}
 
 
 def train_wordpiece(corpus, num_merges, prefix="##"):
@@ -84,34 +75,36 @@ def train_wordpiece(corpus, num_merges, prefix="##"):
     unidad nueva es a + b sin su prefijo, y se sustituye de izquierda a derecha, sin
     solapes. Se para antes si no queda ningún par. ValueError si `num_merges < 0`.
 
+    Las puntuaciones se comparan exactas, como fracciones: con floats, dos puntuaciones
+    iguales podrían redondearse distinto y cambiar quién gana un empate.
+
     >>> train_wordpiece({"gato": 5, "gata": 3, "pato": 2}, 2)
     [('##t', '##o'), ('g', '##a')]
     """
     if num_merges < 0:
         raise ValueError(f"num_merges no puede ser negativo: {num_merges}")
-    splits = {tuple([word[0]] + [prefix + letter for letter in word[1:]]): freq
-              for word, freq in corpus.items() if word}
+    words = [[word[0]] + [prefix + letter for letter in word[1:]] for word in corpus if word]
+    freqs = [corpus[word] for word in corpus if word]
     merges = []
     for _ in range(num_merges):
-        scores = _exact_scores(splits)
-        if not scores:
+        units, pairs = Counter(), Counter()
+        for word, freq in zip(words, freqs):
+            for unit in word:
+                units[unit] += freq
+            for pair in zip(word, word[1:]):
+                pairs[pair] += freq
+        if not pairs:
             break
-        best = max(scores, key=scores.get)  # max keeps the first of equal scores: the first to appear
-        merges.append(best)
-        splits = {_merge(word, best, prefix): freq for word, freq in splits.items()}
+        # max keeps the first of equal scores, which is the pair that appeared first
+        a, b = max(pairs, key=lambda pair: Fraction(pairs[pair], units[pair[0]] * units[pair[1]]))
+        merges.append((a, b))
+        for word in words:
+            i = 0
+            while i < len(word) - 1:
+                if word[i] == a and word[i + 1] == b:
+                    word[i:i + 2] = [a + b[len(prefix):]]
+                i += 1
     return merges
-
-
-def _merge(word, pair, prefix):
-    merged, out, i = pair[0] + pair[1][len(prefix):], [], 0
-    while i < len(word):
-        if word[i:i + 2] == pair:
-            out.append(merged)
-            i += 2
-        else:
-            out.append(word[i])
-            i += 1
-    return tuple(out)
 
 
 def unigram_viterbi(word, logp):
