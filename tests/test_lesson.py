@@ -55,6 +55,15 @@ SIGNATURES = {
         "sgns_loss_and_grads": "(v_c, u_o, u_neg)",
         "distance_ratio": "(points)",
     },
+    "subpalabras": {
+        "wordpiece_encode": "(text, vocab, unk='[UNK]', prefix='##', max_chars=100)",
+        "wordpiece_scores": "(splits)",
+        "train_wordpiece": "(corpus, num_merges, prefix='##')",
+        "unigram_viterbi": "(word, logp)",
+        "unigram_prune": "(corpus, logp, n)",
+        "sp_encode": "(text, logp, add_dummy_prefix=True)",
+        "sp_decode": "(pieces, add_dummy_prefix=True)",
+    },
 }
 ASSIGNMENTS = [pytest.param(a, marks=pytest.mark.skipif(
     a not in load_course().assignments, reason=f"{a} is not in course.yml yet")) for a in SIGNATURES]

@@ -168,3 +168,32 @@ def test_published_examples(ref):
     sp = {"▁": -2, "▁la": -3, "▁casa": -4, "la": -4, "casa": -5, "a": -3, "c": -4, "s": -4, "l": -4}
     assert ref.sp_encode("la casa", sp) == ["▁la", "▁casa"]
     assert ref.sp_encode(" la  casa", sp) == ["▁", "▁la", "▁", "▁casa"]
+
+
+# The Hugging Face LLM course, chapter 6.6: its four sentences, split by BERT's pre-tokenizer.
+HF_COURSE_SENTENCES = [
+    "This is the Hugging Face Course.",
+    "This chapter is about tokenization.",
+    "This section shows several tokenizer algorithms.",
+    "Hopefully, you will be able to understand how they are trained and generate tokens.",
+]
+HF_COURSE_TOKENS = ["ab", "##fu", "Fa", "Fac", "##ct", "##ful", "##full", "##fully", "Th", "ch", "##hm", "cha",
+                    "chap", "chapt", "##thm", "Hu", "Hug", "Hugg", "sh", "th", "is", "##thms", "##za", "##zat", "##ut"]
+
+
+def test_train_wordpiece_reproduces_the_hf_course(ref):
+    from tokenizers.pre_tokenizers import BertPreTokenizer
+
+    freqs = {}
+    for sentence in HF_COURSE_SENTENCES:
+        for word, _ in BertPreTokenizer().pre_tokenize_str(sentence):
+            freqs[word] = freqs.get(word, 0) + 1
+    assert len(freqs) == 30
+    merges = ref.train_wordpiece(freqs, 25)
+    assert [a + b[len("##"):] for a, b in merges] == HF_COURSE_TOKENS
+    alphabet = sorted({word[0] for word in freqs} | {"##" + letter for word in freqs for letter in word[1:]})
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + alphabet + HF_COURSE_TOKENS
+    assert len(vocab) == 70
+    ids = {token: i for i, token in enumerate(vocab)}
+    assert ref.wordpiece_encode("Hugging", ids) == ["Hugg", "##i", "##n", "##g"]
+    assert ref.wordpiece_encode("HOgging", ids) == ["[UNK]"]

@@ -1,0 +1,266 @@
+"""Plausible wrong implementations of `subpalabras`: one misconception each.
+
+The misconceptions of section 6 of the course spec come first in each function, then the
+slips seen in the other assignments (hard-coded prefixes, missing error checks, sorted
+dictionaries). Most are *mutants*: the reference function with one edit, so each entry
+states exactly its mistake. The rest are written out whole, where the wrong idea changes
+the shape of the code. `failing` is the exact set of hidden tests each one must fail
+(tests/test_catalogue.py holds the suite to it); where a published check catches the same
+bug as the specific test, both are listed.
+"""
+
+from functools import partial
+from pathlib import Path
+
+from autograder.samples import mutant as _mutant
+from autograder.samples import rewrite
+
+SOLUTION = Path(__file__).with_name("solution.py")  # the reference each mutant edits
+mutant = partial(_mutant, SOLUTION)
+
+PIECE = "piece = word[start:end] if start == 0 else prefix + word[start:end]"
+BEST_PAIR = "a, b = max(pairs, key=lambda pair: Fraction(pairs[pair], units[pair[0]] * units[pair[1]]))"
+KNOWN = "if best[end] is None or score > best[end][0]:\n                best[end] = (score, start, False)"
+WEAKEST = "key=lambda piece: (losses[piece], order[piece])"
+MARKED = 'unigram_viterbi((SPACE if add_dummy_prefix else "") + text.replace(" ", SPACE), logp)'
+DECODE = 'return text[1:] if add_dummy_prefix and text.startswith(" ") else text'
+
+BUGGY = [
+    # --- wordpiece_encode -----------------------------------------------------------------
+    rewrite("wordpiece_encode_unk_only_for_the_rest", "keeps the pieces found and adds [UNK] for the rest of the word",
+            '''
+def wordpiece_encode(text, vocab, unk="[UNK]", prefix="##", max_chars=100):
+    if max_chars < 0:
+        raise ValueError(max_chars)
+    out = []
+    for word in text.split():
+        if len(word) > max_chars:
+            out.append(unk)
+            continue
+        start = 0
+        while start < len(word):
+            for end in range(len(word), start, -1):
+                piece = word[start:end] if start == 0 else prefix + word[start:end]
+                if piece in vocab:
+                    out.append(piece)
+                    start = end
+                    break
+            else:
+                if unk not in vocab:
+                    raise KeyError(unk)
+                out.append(unk)
+                break
+    return out
+''', {"test_wordpiece_encode_published_example", "test_wordpiece_encode_unknown_word_is_one_unk"}, "ENTERA"),
+    mutant("wordpiece_encode_shortest_match", "tries the shortest piece first", "wordpiece_encode",
+           [("for end in range(len(word), start, -1):", "for end in range(start + 1, len(word) + 1):")],
+           {"test_wordpiece_encode_published_example", "test_wordpiece_encode_longest_match_first"},
+           "la pieza más larga"),
+    mutant("wordpiece_encode_max_chars_in_bytes", "measures max_chars in UTF-8 bytes", "wordpiece_encode",
+           [("while start < len(word) <= max_chars:", "while start < len(word) and len(word.encode()) <= max_chars:"),
+            ("or len(word) > max_chars:", "or len(word.encode()) > max_chars:")],
+           {"test_wordpiece_encode_max_chars_counts_characters"}, "no bytes"),
+    mutant("wordpiece_encode_max_chars_inclusive", "turns a word of exactly max_chars characters into [UNK]",
+           "wordpiece_encode",
+           [("while start < len(word) <= max_chars:", "while start < len(word) < max_chars:"),
+            ("or len(word) > max_chars:", "or len(word) >= max_chars:")],
+           {"test_wordpiece_encode_max_chars_counts_characters"}, "exactamente `max_chars`"),
+    mutant("wordpiece_encode_prefix_on_every_piece", "puts the prefix on the first piece too", "wordpiece_encode",
+           [(PIECE, "piece = prefix + word[start:end]")],
+           # every word's first piece goes missing, so most fixed cases see it
+           {"test_wordpiece_encode_published_example", "test_wordpiece_encode_no_prefix_on_the_first_piece",
+            "test_wordpiece_encode_longest_match_first", "test_wordpiece_encode_unknown_word_is_one_unk",
+            "test_wordpiece_encode_max_chars_counts_characters", "test_wordpiece_encode_missing_unk_raises_keyerror",
+            "test_wordpiece_encode_splits_on_any_whitespace", "test_wordpiece_encode_uses_prefix_and_unk"},
+           "menos en la primera"),
+    mutant("wordpiece_encode_split_on_space", "splits the text with split(' ')", "wordpiece_encode",
+           [("for word in text.split():", 'for word in text.split(" "):')],
+           {"test_wordpiece_encode_splits_on_any_whitespace"}, "split(' ') no sirve"),
+    mutant("wordpiece_encode_hardcoded_prefix", "always uses '##', whatever `prefix` says", "wordpiece_encode",
+           [(PIECE, 'piece = word[start:end] if start == 0 else "##" + word[start:end]')],
+           {"test_wordpiece_encode_uses_prefix_and_unk"}, "no '##' ni '[UNK]' escritos a mano"),
+    mutant("wordpiece_encode_unk_never_checked", "returns `unk` even when it is not in the vocabulary",
+           "wordpiece_encode", [("            if unk not in vocab:\n                raise KeyError(unk)\n", "")],
+           {"test_wordpiece_encode_missing_unk_raises_keyerror"}, "KeyError"),
+    mutant("wordpiece_encode_unk_always_required", "raises KeyError whenever `unk` is missing, needed or not",
+           "wordpiece_encode", [("    out = []\n    for word in text.split():",
+                                 "    if unk not in vocab:\n        raise KeyError(unk)\n    out = []\n"
+                                 "    for word in text.split():")],
+           {"test_wordpiece_encode_missing_unk_raises_keyerror"}, "si todas las palabras se pueden partir"),
+
+    # --- wordpiece_scores -----------------------------------------------------------------
+    rewrite("wordpiece_scores_skip_single_units", "leaves words of a single unit out of freq(u)", '''
+def wordpiece_scores(splits):
+    units, pairs = {}, {}
+    for word, freq in splits.items():
+        if len(word) < 2:
+            continue
+        for unit in word:
+            units[unit] = units.get(unit, 0) + freq
+        for pair in zip(word, word[1:]):
+            pairs[pair] = pairs.get(pair, 0) + freq
+    return {(a, b): n / (units[a] * units[b]) for (a, b), n in pairs.items()}
+''', {"test_wordpiece_scores_count_single_unit_words"}, "palabras de una sola unidad"),
+    mutant("wordpiece_scores_pairs_once_per_word", "counts each distinct pair once per word",
+           "wordpiece_scores", [("for pair in zip(word, word[1:]):", "for pair in dict.fromkeys(zip(word, word[1:])):")],
+           {"test_wordpiece_scores_overlapping_pairs"}, "solapados"),
+    mutant("wordpiece_scores_sorted", "returns the pairs sorted, losing the order of first appearance",
+           "wordpiece_scores", [("return {(a, b): n / (units[a] * units[b]) for (a, b), n in pairs.items()}",
+                                 "return {(a, b): n / (units[a] * units[b]) for (a, b), n in sorted(pairs.items())}")],
+           {"test_wordpiece_scores_first_appearance_order"}, "no ordenes"),
+
+    # --- train_wordpiece ------------------------------------------------------------------
+    mutant("train_wordpiece_by_frequency", "merges the most frequent pair, as BPE does", "train_wordpiece",
+           [(BEST_PAIR, "a, b = max(pairs, key=pairs.get)")],
+           {"test_train_wordpiece_published_examples", "test_train_wordpiece_uses_the_score_not_the_frequency"},
+           "eso es BPE"),
+    mutant("train_wordpiece_alphabetical_ties", "breaks ties by the alphabetically smallest pair", "train_wordpiece",
+           [(BEST_PAIR, "a, b = min(pairs, key=lambda pair: (-Fraction(pairs[pair], units[pair[0]] * units[pair[1]]), "
+                        "pair))")],
+           {"test_train_wordpiece_ties_go_to_the_first_pair", "test_train_wordpiece_published_examples"},
+           "orden alfabético"),
+    mutant("train_wordpiece_last_seen_ties", "breaks ties by the pair seen last (>= while scanning)",
+           "train_wordpiece",
+           [(BEST_PAIR, "a, b = max(reversed(list(pairs)), key=lambda pair: Fraction(pairs[pair], units[pair[0]] * "
+                        "units[pair[1]]))")],
+           {"test_train_wordpiece_ties_go_to_the_first_pair", "test_train_wordpiece_published_examples"},
+           "el último que viste"),
+    mutant("train_wordpiece_keeps_the_inner_prefix", "joins a + b with the prefix of b inside", "train_wordpiece",
+           [("word[i:i + 2] = [a + b[len(prefix):]]", "word[i:i + 2] = [a + b]")],
+           {"test_train_wordpiece_published_examples", "test_train_wordpiece_merged_unit_drops_the_inner_prefix",
+            "test_train_wordpiece_uses_the_prefix"},
+           "sin el prefijo de b"),
+    mutant("train_wordpiece_prefix_of_two_characters", "strips two characters, as if the prefix were always '##'",
+           "train_wordpiece", [("word[i:i + 2] = [a + b[len(prefix):]]", "word[i:i + 2] = [a + b[2:]]")],
+           {"test_train_wordpiece_uses_the_prefix"}, "len(prefix)"),
+    rewrite("train_wordpiece_merges_from_the_right", "replaces the pair scanning each word from the right", '''
+def train_wordpiece(corpus, num_merges, prefix="##"):
+    if num_merges < 0:
+        raise ValueError(num_merges)
+    words = [[word[0]] + [prefix + letter for letter in word[1:]] for word in corpus if word]
+    freqs = [corpus[word] for word in corpus if word]
+    merges = []
+    for _ in range(num_merges):
+        units, pairs = {}, {}
+        for word, freq in zip(words, freqs):
+            for unit in word:
+                units[unit] = units.get(unit, 0) + freq
+            for pair in zip(word, word[1:]):
+                pairs[pair] = pairs.get(pair, 0) + freq
+        if not pairs:
+            break
+        best = None
+        for (x, y), n in pairs.items():
+            if best is None or n * units[best[0]] * units[best[1]] > pairs[best] * units[x] * units[y]:
+                best = (x, y)
+        merges.append(best)
+        a, b = best
+        for word in words:
+            i = len(word) - 2
+            while i >= 0:
+                if i + 1 < len(word) and word[i] == a and word[i + 1] == b:
+                    word[i:i + 2] = [a + b[len(prefix):]]
+                i -= 1
+    return merges
+''', {"test_train_wordpiece_merges_left_to_right"}, "de izquierda a derecha"),
+    mutant("train_wordpiece_never_stops", "keeps looking for a pair when none is left", "train_wordpiece",
+           [("        if not pairs:\n            break\n", "")],
+           {"test_train_wordpiece_stops_and_rejects", "test_train_wordpiece_published_examples"}, "ningún par"),
+
+    # --- unigram_viterbi ------------------------------------------------------------------
+    mutant("unigram_viterbi_ties_to_the_shortest", "replaces the best on an equal score (>=)", "unigram_viterbi",
+           [(KNOWN, KNOWN.replace("score > best", "score >= best"))],
+           {"test_unigram_viterbi_ties_keep_the_longest_last_piece", "test_unigram_viterbi_published_example"},
+           "estrictamente mayor"),
+    rewrite("unigram_viterbi_greedy", "takes the longest known piece at each position", '''
+def unigram_viterbi(word, logp):
+    if not logp:
+        raise ValueError("logp")
+    unknown = min(logp.values()) - 10.0
+    pieces, score, start = [], 0.0, 0
+    while start < len(word):
+        for end in range(len(word), start, -1):
+            if word[start:end] in logp:
+                pieces.append(word[start:end])
+                score += logp[word[start:end]]
+                start = end
+                break
+        else:
+            if pieces and pieces[-1][0] not in logp:
+                pieces[-1] += word[start]
+            else:
+                pieces.append(word[start])
+            score += unknown
+            start += 1
+    return pieces, score
+''', {"test_unigram_viterbi_best_total_not_greedy", "test_unigram_viterbi_published_example"}, "programación dinámica"),
+    mutant("unigram_viterbi_unknown_not_fused", "leaves each unknown character as a piece of its own",
+           "unigram_viterbi", [("if is_unknown and pieces and pieces[-1][1]:", "if False:")],
+           {"test_unigram_viterbi_unknown_characters"}, "UNA sola pieza"),
+    mutant("unigram_viterbi_unknown_run_counted_once", "charges a run of unknown characters once", "unigram_viterbi",
+           [("score = best[end - 1][0] + unknown", "score = best[end - 1][0] + (0.0 if best[end - 1][2] else unknown)")],
+           {"test_unigram_viterbi_unknown_characters"}, "cada uno cuenta"),
+    mutant("unigram_viterbi_fixed_unknown_score", "scores an unknown character -10, not min(logp) - 10",
+           "unigram_viterbi", [("unknown = min(logp.values()) - 10.0", "unknown = -10.0")],
+           {"test_unigram_viterbi_unknown_characters"}, "min(logp) - 10"),
+    mutant("unigram_viterbi_accepts_empty_logp", "never rejects an empty logp: every character is unknown",
+           "unigram_viterbi", [('    if not logp:\n        raise ValueError("logp está vacío")\n', ""),
+                               ("unknown = min(logp.values()) - 10.0", "unknown = min(logp.values(), default=0.0) - 10.0")],
+           {"test_unigram_viterbi_edge_cases"}, "logp vacío"),
+
+    # --- unigram_prune --------------------------------------------------------------------
+    mutant("unigram_prune_largest_loss", "proposes the pieces with the largest loss", "unigram_prune",
+           [(WEAKEST, "key=lambda piece: (-losses[piece], order[piece])")],
+           {"test_unigram_prune_published_example", "test_unigram_prune_removes_the_smallest_losses"}, "MENOR pérdida"),
+    mutant("unigram_prune_alphabetical_ties", "breaks ties between equal losses alphabetically", "unigram_prune",
+           [(WEAKEST, "key=lambda piece: (losses[piece], piece)")],
+           {"test_unigram_prune_ties_in_logp_order", "test_unigram_prune_published_example"}, "orden alfabético"),
+    mutant("unigram_prune_renormalises", "renormalises the other probabilities after removing a piece",
+           "unigram_prune",
+           [("whole - total({p: s for p, s in logp.items() if p != piece})",
+             "whole - total({p: s - __import__('math').log(sum(__import__('math').exp(v) for q, v in logp.items() "
+             "if q != piece)) for p, s in logp.items() if p != piece})")],
+           {"test_unigram_prune_keeps_the_other_log_probs", "test_unigram_prune_published_example"},
+           "no vuelvas a normalizar"),
+    mutant("unigram_prune_single_characters_too", "computes losses for single characters too", "unigram_prune",
+           [("        if len(piece) >= 2:\n            losses[piece]", "        if len(piece) >= 1:\n            losses[piece]")],
+           {"test_unigram_prune_never_removes_single_characters", "test_unigram_prune_published_example",
+            "test_unigram_prune_removes_the_smallest_losses", "test_unigram_prune_keeps_the_other_log_probs",
+            "test_unigram_prune_edge_cases"},
+           "caracteres sueltos"),
+    mutant("unigram_prune_unweighted", "adds the Viterbi score of each word once, ignoring its frequency",
+           "unigram_prune", [("return sum(freq * unigram_viterbi(word, pieces)[1]",
+                              "return sum(unigram_viterbi(word, pieces)[1]")],
+           {"test_unigram_prune_published_example", "test_unigram_prune_keeps_the_other_log_probs"},
+           "frecuencia · puntuación"),
+    mutant("unigram_prune_trusts_frequencies", "accepts frequencies that are not positive ints", "unigram_prune",
+           [("        if type(freq) is not int or freq <= 0:\n", "        if False:\n")],
+           {"test_unigram_prune_edge_cases"}, "int positivo"),
+
+    # --- sp_encode ------------------------------------------------------------------------
+    mutant("sp_encode_no_dummy_prefix", "never adds the leading ▁", "sp_encode",
+           [(MARKED, 'unigram_viterbi(text.replace(" ", SPACE), logp)')],
+           {"test_sp_encode_published_example", "test_sp_encode_dummy_prefix"}, "se añade un ▁ delante"),
+    mutant("sp_encode_collapses_spaces", "turns each run of spaces into one ▁", "sp_encode",
+           [(MARKED, 'unigram_viterbi((SPACE if add_dummy_prefix else "") + __import__("re").sub(" +", SPACE, text), '
+                     'logp)')],
+           {"test_sp_encode_published_example", "test_sp_encode_keeps_runs_of_spaces"}, "No juntes los espacios"),
+    mutant("sp_encode_any_whitespace", "turns tabs and newlines into ▁ too", "sp_encode",
+           [(MARKED, 'unigram_viterbi((SPACE if add_dummy_prefix else "") + __import__("re").sub(r"\\s", SPACE, text), '
+                     'logp)')],
+           {"test_sp_encode_only_the_space_becomes_the_marker"}, "U+0020"),
+    mutant("sp_encode_empty_text_is_a_marker", "encodes an empty text as [▁]", "sp_encode",
+           [("    if not text:\n        return []\n", "")],
+           {"test_sp_encode_edge_cases"}, "lista vacía"),
+
+    # --- sp_decode ------------------------------------------------------------------------
+    mutant("sp_decode_lstrip", "strips every leading space", "sp_decode",
+           [(DECODE, "return text.lstrip() if add_dummy_prefix else text")],
+           {"test_sp_decode_removes_one_leading_space", "test_sp_decode_published_example"}, "lstrip()"),
+    mutant("sp_decode_always_drops_the_first_character", "drops the first character even when it is not a space",
+           "sp_decode", [(DECODE, "return text[1:] if add_dummy_prefix else text")],
+           {"test_sp_decode_leading_space_rules"}, "solo si hay uno"),
+    mutant("sp_decode_ignores_the_flag", "drops the leading space even with add_dummy_prefix=False", "sp_decode",
+           [(DECODE, 'return text[1:] if text.startswith(" ") else text')],
+           {"test_sp_decode_leading_space_rules"}, "con False"),
+]
