@@ -162,6 +162,11 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, _stop)
     try:
         course = load_course(args.course)
+        unfinished = _unfinished_assignments(course, args)
+        if unfinished:
+            for problem in unfinished:
+                print(f"error: {problem}", file=sys.stderr)
+            return EXIT_USAGE
         return COMMANDS[args.command](course, args)
     except CourseError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -169,6 +174,20 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted; results written so far are complete files", file=sys.stderr)
         return 130
+
+
+def _unfinished_assignments(course, args) -> list[str]:
+    """The missing files of the assignments this command works on: an assignment still being
+    written is named with what it lacks, never met with a traceback halfway through."""
+    if args.command == "check-course":
+        return []
+    if getattr(args, "all", False):
+        targets = list(course.assignments.values())
+    elif getattr(args, "assignment", None) in course.assignments:
+        targets = [course.assignment(args.assignment)]
+    else:
+        return []  # no assignment, or an unknown one: the command says so itself
+    return [problem for assignment in targets for problem in assignment.missing_files()]
 
 
 def cmd_check_course(course, args) -> int:

@@ -152,3 +152,15 @@ def test_a_missing_catalogue_suite_or_reference_is_an_error(course_root, tmp_pat
     if missing == "buggy.py":
         with pytest.raises(samples.CatalogueError, match="docs/authoring.md"):
             samples.catalogue(load_course(copy / "course.yml").assignment(NEW), "buggy")
+
+
+@pytest.mark.parametrize("command", [["grade", NEW, "x.ipynb"], ["release", NEW], ["release", "--all"],
+                                     ["gradescope", NEW], ["audit", NEW]])
+def test_a_command_on_an_unfinished_assignment_names_what_is_missing(course_root, tmp_path, command, capsys):
+    """An assignment still being written (no lesson yet) is a usage error with the file named, not a traceback."""
+    copy = tmp_path / "curso"
+    shutil.copytree(course_root, copy, ignore=shutil.ignore_patterns("course"))
+    (copy / "assignments" / NEW / "lesson.md").unlink()
+    assert main(["--course", str(copy / "course.yml"), *command]) == 2
+    error = capsys.readouterr().err
+    assert f"assignments/{NEW}/lesson.md: missing" in error and "Traceback" not in error

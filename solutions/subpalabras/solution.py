@@ -123,7 +123,8 @@ def unigram_viterbi(word, logp):
     if not logp:
         raise ValueError("logp está vacío")
     unknown = min(logp.values()) - 10.0
-    best = [(0.0, 0, False)] + [None] * len(word)  # (score, start of the last piece, is it unknown)
+    # best[i]: the score of the best way to reach position i, where its last piece starts, and is it unknown
+    best = [(0.0, 0, False)] + [None] * len(word)
     for end in range(1, len(word) + 1):
         for start in range(end):
             if best[start] is None or word[start:end] not in logp:

@@ -111,6 +111,14 @@ def test_wordpiece_encode_published_example(student):
     assert student.wordpiece_encode("hipertenso hiperbólico", HIPER) == ["hiper", "##tens", "##o", "[UNK]"]
 
 
+@grade("wordpiece_encode", hint="El prefijo va en todas las piezas de la palabra menos en la primera: la primera se "
+                                "busca tal cual.")
+def test_wordpiece_encode_no_prefix_on_the_first_piece(student):
+    """la primera pieza de cada palabra va sin prefijo"""
+    vocab = {"[UNK]": 0, "sol": 1, "##sol": 2, "##es": 3, "es": 4}
+    assert student.wordpiece_encode("soles sol", vocab) == ["sol", "##es", "sol"]
+
+
 @grade("wordpiece_encode", weight=2, hint="Busca primero la pieza más larga: desde la posición actual, prueba hasta el "
                                           "final de la palabra y ve acortando, no al revés.")
 def test_wordpiece_encode_longest_match_first(student):
@@ -128,14 +136,6 @@ def test_wordpiece_encode_unknown_word_is_one_unk(student):
     assert student.wordpiece_encode("luna solx", vocab) == ["luna", "[UNK]"]
 
 
-@grade("wordpiece_encode", hint="El prefijo va en todas las piezas de la palabra menos en la primera: la primera se "
-                                "busca tal cual.")
-def test_wordpiece_encode_no_prefix_on_the_first_piece(student):
-    """la primera pieza de cada palabra va sin prefijo"""
-    vocab = {"[UNK]": 0, "sol": 1, "##sol": 2, "##es": 3, "es": 4}
-    assert student.wordpiece_encode("soles sol", vocab) == ["sol", "##es", "sol"]
-
-
 @grade("wordpiece_encode", hint="Usa los parámetros `prefix` y `unk` que recibes, no '##' ni '[UNK]' escritos a mano.")
 def test_wordpiece_encode_uses_prefix_and_unk(student):
     """usa el prefijo y el token desconocido que recibe"""
@@ -150,6 +150,8 @@ def test_wordpiece_encode_max_chars_counts_characters(student):
     vocab = {"[UNK]": 0, "ñandú": 1, "sol": 2}
     assert student.wordpiece_encode("ñandú", vocab, max_chars=5) == ["ñandú"]
     assert student.wordpiece_encode("ñandú sol", vocab, max_chars=4) == ["[UNK]", "sol"]
+    long_words = {"[UNK]": 0, "a" * 100: 1, "b" * 101: 2}  # by default, up to 100 characters
+    assert student.wordpiece_encode("a" * 100 + " " + "b" * 101, long_words) == ["a" * 100, "[UNK]"]
 
 
 @grade("wordpiece_encode", hint="Las palabras son text.split(), sin argumentos: corta por cualquier espacio en blanco "
@@ -342,6 +344,7 @@ def test_unigram_viterbi_published_example(student):
 def test_unigram_viterbi_best_total_not_greedy(student):
     """maximiza la suma total, no elige piezas largas con avidez"""
     assert student.unigram_viterbi("abc", {"ab": -5, "a": -1, "b": -1, "c": -1, "bc": -1}) == (["a", "bc"], -2)
+    assert student.unigram_viterbi("ab", {"a": -1, "b": -1, "ab": -5}) == (["a", "b"], -2)
 
 
 @grade("unigram_viterbi", weight=2, hint="Un carácter que no está en logp vale min(logp) - 10, y cada uno cuenta en la "
@@ -350,6 +353,8 @@ def test_unigram_viterbi_unknown_characters(student):
     """los caracteres desconocidos seguidos son una pieza y cada uno cuenta"""
     assert student.unigram_viterbi("axyb", {"a": -1, "b": -2}) == (["a", "xy", "b"], -27)
     assert student.unigram_viterbi("zz", {"a": -1.5}) == (["zz"], -23)
+    # An unknown last character can beat a known piece that ends there.
+    assert student.unigram_viterbi("bax", {"b": -20, "ba": -1, "ax": -20}) == (["ba", "x"], -31)
 
 
 @grade("unigram_viterbi", hint="Una palabra vacía se segmenta en ([], 0.0); un logp vacío lanza ValueError (compruébalo "
@@ -384,6 +389,15 @@ def test_unigram_prune_published_example(student):
     assert weakest == ["ca", "co"]
 
 
+@grade("unigram_prune", hint="Los caracteres sueltos nunca se quitan (sin ellos habría palabras imposibles): las pérdidas "
+                             "y la lista solo tienen piezas de dos o más caracteres, aunque `n` sea mayor.")
+def test_unigram_prune_never_removes_single_characters(student):
+    """nunca propone caracteres sueltos"""
+    losses, weakest = student.unigram_prune({"aba": 2, "ab": 3}, {"a": -2, "b": -2, "ab": -1}, 5)
+    assert list(losses) == ["ab"]
+    assert weakest == ["ab"]
+
+
 @grade("unigram_prune", weight=2, hint="Se quitan las piezas que MENOS empeoran el corpus: las de menor pérdida, no las "
                                        "de mayor.")
 def test_unigram_prune_removes_the_smallest_losses(student):
@@ -393,13 +407,25 @@ def test_unigram_prune_removes_the_smallest_losses(student):
     assert weakest == ["ba", "aba"]
 
 
+@grade("unigram_prune", hint="L(V) suma frecuencia · puntuación de Viterbi de cada palabra: una palabra que aparece 3 "
+                             "veces cuenta 3 veces.")
+def test_unigram_prune_weights_words_by_frequency(student):
+    """cada palabra cuenta tantas veces como su frecuencia"""
+    # A ratio, so that this test sees the weighting only: the losses themselves have tests of their own.
+    logp = {"a": -2, "b": -2, "ba": -3}
+    once, _ = student.unigram_prune({"ba": 1}, logp, 0)
+    thrice, _ = student.unigram_prune({"ba": 3}, logp, 0)
+    assert once["ba"] != 0
+    assert thrice["ba"] == near(3 * once["ba"])
+
+
 @grade("unigram_prune", weight=2, hint="Al quitar una pieza, las demás log-probabilidades no cambian: no vuelvas a "
                                        "normalizar las probabilidades antes de recalcular L.")
 def test_unigram_prune_keeps_the_other_log_probs(student):
     """no renormaliza las probabilidades al quitar una pieza"""
     logp = {"a": -2, "b": -2, "ab": -1, "ba": -3, "aba": -2}
-    losses, _ = student.unigram_prune({"aba": 2, "ab": 3}, logp, 2)
-    assert losses == near({"ab": 9, "ba": 0, "aba": 2})
+    losses, _ = student.unigram_prune({"aba": 1, "ab": 1}, logp, 2)
+    assert losses == near({"ab": 3, "ba": 0, "aba": 1})
 
 
 @grade("unigram_prune", hint="En un empate de pérdidas gana la pieza que va antes en logp, no la primera en orden "
@@ -409,15 +435,6 @@ def test_unigram_prune_ties_in_logp_order(student):
     logp = {"z": -2, "a": -2, "zz": -5, "aa": -5, "az": -9}
     _, weakest = student.unigram_prune({"zz": 1, "aa": 1}, logp, 2)
     assert weakest == ["zz", "aa"]
-
-
-@grade("unigram_prune", hint="Los caracteres sueltos nunca se quitan (sin ellos habría palabras imposibles): las pérdidas "
-                             "y la lista solo tienen piezas de dos o más caracteres, aunque `n` sea mayor.")
-def test_unigram_prune_never_removes_single_characters(student):
-    """nunca propone caracteres sueltos"""
-    losses, weakest = student.unigram_prune({"aba": 2, "ab": 3}, {"a": -2, "b": -2, "ab": -1}, 5)
-    assert list(losses) == ["ab"]
-    assert weakest == ["ab"]
 
 
 @grade("unigram_prune", hint="Un corpus vacío tiene L = 0 y toda pérdida 0. Lanza ValueError si n < 0, si una frecuencia "

@@ -1,0 +1,57 @@
+"""Hostile samples for `subpalabras`: a served helper driven to minutes, answers nested past any
+recursion limit, and arguments emptied in place.
+
+Each attack replaces every graded function (or makes it useless), so a sound grader gives
+it exactly 0. tests/test_hostile.py grades them in one batch next to the reference and the
+stub.
+"""
+
+from functools import partial
+from pathlib import Path
+
+from autograder.samples import Sample, replace_all
+from autograder.samples.shape_attacks import vacuous_comparison_attacks
+
+SOLUTION = Path(__file__).with_name("solution.py")  # whose signatures the attacks take
+_functions = partial(replace_all, SOLUTION)
+
+HOSTILE: list[Sample] = [
+    Sample("subpalabras_served_viterbi_overload", "hostile",
+           "while unigram_prune and sp_encode are graded, unigram_viterbi is the reference's: they call it on "
+           "a word of 30 000 characters with a piece for every length up to 200 (about 6 million dictionary "
+           "look-ups per call: far past a call's time limit). Only a few calls attack (the rest raise at "
+           "once), so that the corpus stays quick to grade",
+           replace=_functions(
+               unigram_prune="if n == 5:\n    unigram_viterbi('a' * 30_000, {'a' * k: -1.0 for k in range(1, 200)})\n"
+                             "raise ValueError('no')",
+               sp_encode="if text == 'la\u2581casa':\n    unigram_viterbi('a' * 30_000, {'a' * k: -1.0 for k in range(1, 200)})\n"
+                         "raise ValueError('no')",
+           )),
+    Sample("subpalabras_nested_past_recursion", "hostile",
+           "every function answers a list nested 200 000 levels deep (or a tuple of such lists), deeper than "
+           "any recursive encoder, comparison or repr can follow",
+           replace=_functions(
+               "deep = []\nfor _ in range(200_000):\n    deep = [deep]\nreturn deep",
+               unigram_viterbi="deep = []\nfor _ in range(200_000):\n    deep = [deep]\nreturn deep, deep",
+               unigram_prune="deep = []\nfor _ in range(200_000):\n    deep = [deep]\nreturn {'ab': deep}, deep",
+               sp_decode="deep = []\nfor _ in range(200_000):\n    deep = [deep]\nreturn deep",
+           )),
+    Sample("subpalabras_empty_the_arguments", "hostile",
+           "no function computes anything: each empties the vocabulary, corpus, splits or log-probabilities it "
+           "is given (the suite's own HIPER, CASAS, CASA_COSA and LA_CASA among them) and answers what the "
+           "emptied arguments give",
+           replace=_functions(
+               wordpiece_encode="vocab.clear()\nreturn []",
+               wordpiece_scores="splits.clear()\nreturn {}",
+               train_wordpiece="corpus.clear()\nreturn []",
+               unigram_viterbi="logp.clear()\nreturn [], 0.0",
+               unigram_prune="corpus.clear()\nlogp.clear()\nreturn {}, []",
+               sp_encode="logp.clear()\nreturn []",
+               sp_decode="pieces.clear()\nreturn ''",
+           )),
+]
+
+# Answers of the wrong type or shape that compare vacuously (issue 11): np.empty(0), np.empty((0, 0)),
+# the right answer as a 0-d array, broadcast, with every number inside it an array or a float, or
+# inside a list (autograder/samples/shape_attacks.py). Pure attacks: exactly 0.
+HOSTILE += vacuous_comparison_attacks(SOLUTION, "subpalabras")
