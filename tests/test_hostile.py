@@ -53,6 +53,7 @@ AS_MODULE = {  # also graded as a .py module (build_module): import-time code is
     "bpe_palabras": {"output_flood", "import_side_effects"},
     "tokenizador_gpt": {"ctypes_segfault"},
     "embeddings": {"numpy_patched_at_load"},
+    "subpalabras": {"subpalabras_nested_past_recursion"},
 }
 ESCAPE_MARKER = "hostile-escape-marker"  # written into their cwd by escape_process_group and import_side_effects
 RESULT_SIZE_CAP = 1_000_000  # bytes of JSON per GradeResult; honest results are ~20 kB
@@ -96,7 +97,7 @@ def _entries() -> list[Entry]:
     for assignment in ASSIGNMENTS:
         for sample in HOSTILE[assignment]:
             entries.append(Entry(assignment, sample, "notebook"))
-            if sample.name in AS_MODULE[assignment]:
+            if sample.name in AS_MODULE.get(assignment, ()):
                 entries.append(Entry(assignment, sample, "module"))
         for sample in HONEST_PARTS[assignment].values():
             entries.append(Entry(assignment, sample, "notebook", honest=True))
