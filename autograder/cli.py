@@ -187,7 +187,7 @@ def _unfinished_assignments(course, args) -> list[str]:
         targets = [course.assignment(args.assignment)]
     else:
         return []  # no assignment, or an unknown one: the command says so itself
-    return [problem for assignment in targets for problem in assignment.missing_files()]
+    return [problem for assignment in targets for problem in assignment.missing_files(to_prove=args.command == "audit")]
 
 
 def cmd_check_course(course, args) -> int:

@@ -79,13 +79,15 @@ class Assignment:
         """Independent correct implementations, one .py each, that must all score full marks."""
         return self.instructor_folder / "corpus"
 
-    def missing_files(self) -> list[str]:
-        """What the instructor still has to write before this assignment can be released, graded and
-        proven (docs/authoring.md): one English sentence per missing file."""
+    def missing_files(self, to_prove: bool = True) -> list[str]:
+        """What the instructor still has to write before this assignment can be released and graded
+        and, `to_prove`, proven (docs/authoring.md): one English sentence per missing file. A grading
+        copy (the Gradescope zip, a CI image) has no catalogue: it grades, it does not prove."""
         needed = [(self.lesson_path, "the lesson the notebook is built from"),
                   (self.solution_path, "the reference solution"),
-                  (self.hidden_suite_path, "the hidden suite"),
-                  (self.catalogue_path("buggy"), "the catalogue of wrong implementations the suite must catch")]
+                  (self.hidden_suite_path, "the hidden suite")]
+        if to_prove:
+            needed.append((self.catalogue_path("buggy"), "the catalogue of wrong implementations the suite must catch"))
         return [f"{path}: missing ({why}; see docs/authoring.md)" for path, why in needed if not path.is_file()]
 
     @property

@@ -11,6 +11,7 @@ and after: the engine is used, never edited or written to.
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 import subprocess
 import sys
@@ -164,3 +165,17 @@ def test_a_command_on_an_unfinished_assignment_names_what_is_missing(course_root
     assert main(["--course", str(copy / "course.yml"), *command]) == 2
     error = capsys.readouterr().err
     assert f"assignments/{NEW}/lesson.md: missing" in error and "Traceback" not in error
+
+
+def test_grading_needs_no_catalogue(course_root, tmp_path, capsys):
+    """A grading copy (the Gradescope zip) ships no catalogue: grading must not ask for one; the audit must."""
+    copy = tmp_path / "curso"
+    shutil.copytree(course_root, copy, ignore=shutil.ignore_patterns("course"))
+    (copy / "solutions" / NEW / "buggy.py").unlink()
+    reference = copy / "solutions" / NEW / "solution.py"
+    results = tmp_path / "results.json"
+    assert main(["--course", str(copy / "course.yml"), "grade", NEW, str(reference), "--results", str(results)]) == 0
+    assert json.loads(results.read_text())["score"] == 100
+    capsys.readouterr()
+    assert main(["--course", str(copy / "course.yml"), "audit", NEW]) == 2
+    assert f"solutions/{NEW}/buggy.py: missing" in capsys.readouterr().err
