@@ -88,3 +88,28 @@ def test_several_submissions_need_a_results_folder_not_a_file(tmp_path, capsys):
     code = main(["grade", "bpe_bytes", str(tmp_path / "a.py"), str(tmp_path / "b.py"), "--results", str(taken)])
     assert code == 2 and "is a file" in capsys.readouterr().err
     assert taken.read_text(encoding="utf-8") == "{}"
+
+
+def test_grading_writes_only_what_was_asked_and_skips_the_uri_grammar(tmp_path):
+    """`grade` in a student's repository leaves only its results there (no `.hypothesis/`: hypothesis keeps
+    its tables in the user's cache), and never compiles jsonschema's RFC 3987 grammar (a second per command)."""
+    import subprocess
+    import sys
+
+    from autograder.course import PROJECT_ROOT
+
+    repository = tmp_path / "repositorio"
+    repository.mkdir()
+    submission = repository / "entrega.py"
+    submission.write_text((PROJECT_ROOT / "solutions" / "bpe_bytes" / "solution.py").read_text(encoding="utf-8"))
+    script = ("import sys\nfrom autograder.cli import main\n"
+              f"code = main(['--course', {str(PROJECT_ROOT / 'course.yml')!r}, 'grade', 'bpe_bytes', 'entrega.py', "
+              "'--quiet'])\n"
+              "print(code, sys.modules.get('rfc3987_syntax', 'absent'))")
+    environment = {"HOME": str(tmp_path / "casa"), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", script], cwd=repository, env=environment, capture_output=True,
+                          text=True, timeout=300)
+    assert done.stdout.split()[-2:] == ["0", "None"], done.stdout + done.stderr
+    assert sorted(p.name for p in repository.iterdir()) == ["entrega.py", "results.json"]
+    assert json.loads((repository / "results.json").read_text())["score"] == 100
+    assert list((tmp_path / "casa" / ".cache" / "tokens-y-embeddings" / "hypothesis").rglob("charmap.json.gz"))

@@ -13,7 +13,8 @@ from types import ModuleType
 
 import nbformat
 
-from autograder.grading.plugin import load_reference, suite_dependencies, suite_mutations, suite_published_examples
+from autograder.grading.plugin import (load_reference, prepare_hypothesis, suite_dependencies, suite_mutations,
+                                       suite_published_examples)
 from autograder.notebook.lesson import load_source_notebook
 
 
@@ -29,6 +30,7 @@ class GradingKit:
 
 
 def build_kit(assignment) -> GradingKit:
+    prepare_hypothesis()
     suite = assignment.hidden_suite_path
     reference = load_reference(assignment.solution_path)
     return GradingKit(

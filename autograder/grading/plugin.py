@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import os
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 
 settings.register_profile(
     "grading",
@@ -35,6 +38,27 @@ settings.register_profile(
     phases=(Phase.explicit, Phase.generate, Phase.shrink),
     suppress_health_check=list(HealthCheck),
 )
+
+
+def prepare_hypothesis() -> None:
+    """Give hypothesis a home outside the working directory and load its Unicode tables.
+
+    Hypothesis computes two tables once per machine (the categories of every Unicode character and
+    which characters UTF-8 can encode: about a second) and keeps them in its home folder, by default
+    `.hypothesis/` in the working directory. There they would land in a student's repository and be
+    computed again by every fresh checkout. In the user's cache they are computed once per machine.
+    Loading them here, before a batch forks, leaves each grading process nothing to load.
+    An explicit HYPOTHESIS_STORAGE_DIRECTORY still wins."""
+    if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        set_hypothesis_home_dir(cache / "tokens-y-embeddings" / "hypothesis")
+
+    @settings(max_examples=1, database=None, derandomize=True, deadline=None)
+    @given(st.text(max_size=1))
+    def draw_one_character(_):
+        pass
+
+    draw_one_character()
 
 
 @dataclasses.dataclass
