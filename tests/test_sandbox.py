@@ -287,6 +287,10 @@ def test_a_hanging_call_times_out_and_the_next_call_gets_a_fresh_worker(worker):
         worker.call("whoami")
     worker.new_test()
     assert len(worker.call("whoami")) == 2
+    started = time.monotonic()
+    with pytest.raises(StudentTimeout) as again:  # in a later test, the function that hung is not called again
+        worker.call("spin")
+    assert again.value.earlier and time.monotonic() - started < 0.5
 
 
 def test_a_worker_killed_from_outside_is_reported_as_a_crash(worker):

@@ -42,6 +42,10 @@ def classify(excinfo, kind: str) -> tuple[str, str, str]:
         if error.whole_submission:
             return (Outcome.TIMEOUT, f"Se agotó el tiempo total de tu entrega ({error.seconds:g} s); las pruebas restantes no se pudieron ejecutar.",
                     "submission time budget exhausted")
+        if error.earlier:
+            return (Outcome.TIMEOUT, f"Tu función ya superó el límite de {error.seconds:g} s en una prueba anterior, "
+                    "así que no se volvió a llamar. ¿Hay un bucle que nunca acaba?",
+                    "not called: timed out in an earlier test")
         return (Outcome.TIMEOUT, f"Tu función no terminó en {error.seconds:g} s. ¿Hay un bucle que nunca acaba?" + example,
                 "call timed out")
     if isinstance(error, st.HelperOverLimit):

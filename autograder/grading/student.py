@@ -96,10 +96,11 @@ class BadReturn(StudentProblem):
 
 
 class StudentTimeout(StudentProblem):
-    def __init__(self, seconds: float, whole_submission: bool = False):
+    def __init__(self, seconds: float, whole_submission: bool = False, earlier: bool = False):
         super().__init__(seconds)
         self.seconds = seconds
         self.whole_submission = whole_submission
+        self.earlier = earlier  # the function timed out in an earlier test and was not called again
 
 
 class StudentCrashed(StudentProblem):
@@ -133,6 +134,7 @@ class StudentSession:
         self._reference_worker: Worker | None = None
         self.substitutes = dict(served_helpers or {})  # function -> helpers served by the reference
         self.mutates = dict(mutated_arguments or {})  # function -> positions of arguments it may change
+        self.timed_out: set[str] = set()  # functions that ran out of time once: not called again
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -215,6 +217,11 @@ class StudentSession:
     def call(self, name: str, *args, **kwargs):
         if self.failure is not None:
             raise self.failure  # after a hang, the rest of the same test fails at once
+        if name in self.timed_out:
+            # A function that hung once would most likely hang again: waiting out its limit in each
+            # of its tests would cost a hanging submission minutes, and tell the student nothing new.
+            self.failure = StudentTimeout(self.limits.call_seconds, earlier=True)
+            raise self.failure
         try:
             worker = self._ensure_worker()
         except StudentProblem as problem:
@@ -238,6 +245,8 @@ class StudentSession:
             whole = self._time_left() <= 0
             problem = StudentTimeout(self.limits.submission_seconds if whole else self.limits.call_seconds, whole) \
                 if isinstance(exc, WorkerTimeout) else StudentCrashed(str(exc))
+            if isinstance(exc, WorkerTimeout) and not whole:
+                self.timed_out.add(name)
             self.failure = problem
             raise problem from None
         return self._interpret(name, reply, args, kwargs)
