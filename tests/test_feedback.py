@@ -267,10 +267,14 @@ def test_wrong_answers_cost_only_their_function(results):
 def test_hanging_function_times_out_and_the_rest_keep_their_marks(results, fast_bpe_bytes):
     result = results["hangs"]
     seconds = fast_bpe_bytes.limits.call_seconds
-    for test in graded_tests(result, "compression_ratio"):
+    tests = graded_tests(result, "compression_ratio")
+    for test in tests:
         assert test.outcome == "timeout", explain(result)
-        assert re.search(rf"no terminó en {seconds:g} s\b", test.feedback), test.feedback
         assert test.score == 0
+    # The first call waits out the limit; the function is not called again in its later tests.
+    waited = [t for t in tests if re.search(rf"no terminó en {seconds:g} s\b", t.feedback)]
+    not_called = [t for t in tests if re.search(rf"ya superó el límite de {seconds:g} s en una prueba anterior", t.feedback)]
+    assert len(waited) == 1 and len(not_called) == len(tests) - 1 >= 1, explain(result)
     for name, (score, maximum) in result.by_function().items():
         if name != "compression_ratio":
             assert score == pytest.approx(maximum), f"{name}\n{explain(result)}"
