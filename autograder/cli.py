@@ -195,7 +195,8 @@ def _unfinished_assignments(course, args) -> list[str]:
         targets = [course.assignment(args.assignment)]
     else:
         return []  # no assignment, or an unknown one: the command says so itself
-    return [problem for assignment in targets for problem in assignment.missing_files(to_prove=args.command == "audit")]
+    to_prove = args.command == "audit"
+    return [problem for assignment in targets for problem in assignment.missing_files(to_prove=to_prove)]
 
 
 def cmd_check_course(course, args) -> int:

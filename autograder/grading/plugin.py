@@ -50,8 +50,12 @@ def prepare_hypothesis() -> None:
     Loading them here, before a batch forks, leaves each grading process nothing to load.
     An explicit HYPOTHESIS_STORAGE_DIRECTORY still wins."""
     if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
-        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-        set_hypothesis_home_dir(cache / "tokens-y-embeddings" / "hypothesis")
+        try:
+            cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        except RuntimeError:  # no home folder at all: hypothesis keeps its default
+            cache = None
+        if cache is not None:
+            set_hypothesis_home_dir(cache / "tokens-y-embeddings" / "hypothesis")
 
     @settings(max_examples=1, database=None, derandomize=True, deadline=None)
     @given(st.text(max_size=1))
