@@ -163,6 +163,9 @@ def train_wordpiece(corpus, num_merges, prefix="##"):
                 i -= 1
     return merges
 ''', {"test_train_wordpiece_merges_left_to_right"}, "de izquierda a derecha"),
+    mutant("train_wordpiece_merges_as_lists", "keeps each merge as a list, which cannot be a dict key", "train_wordpiece",
+           [("merges.append((a, b))", "merges.append([a, b])")],
+           {"test_train_wordpiece_published_examples"}, "como una tupla"),
     mutant("train_wordpiece_never_stops", "keeps looking for a pair when none is left", "train_wordpiece",
            [("        if not pairs:\n            break\n", "")],
            {"test_train_wordpiece_stops_and_rejects", "test_train_wordpiece_published_examples"}, "ningún par"),
