@@ -42,6 +42,10 @@ def classify(excinfo, kind: str) -> tuple[str, str, str]:
         if error.whole_submission:
             return (Outcome.TIMEOUT, f"Se agotó el tiempo total de tu entrega ({error.seconds:g} s); las pruebas restantes no se pudieron ejecutar.",
                     "submission time budget exhausted")
+        if error.probed:
+            return (Outcome.TIMEOUT, f"Tu función no terminó en {error.seconds:g} s con un caso sencillo (se probó al "
+                    "quedarse bloqueada otra función), así que sus pruebas no se ejecutaron. ¿Hay un bucle que nunca acaba?",
+                    "not called: hung on a simple input, tried after another function hung")
         if error.earlier:
             return (Outcome.TIMEOUT, f"Tu función ya superó el límite de {error.seconds:g} s en una prueba anterior, "
                     "así que no se volvió a llamar. ¿Hay un bucle que nunca acaba?",
@@ -123,16 +127,40 @@ def _shown_type(type_name: str) -> str:
 FIXTURE_LINE = re.compile(r"^\s*(student|reference)=")
 
 
+DRAW_LINE = re.compile(r"^Draw \d+( \(.*?\))?: ")
+
+
 def _counterexample(notes: str) -> str:
-    """The generated arguments of hypothesis' report, without the grader's fixtures."""
+    """The generated arguments of hypothesis' report, without the grader's fixtures: the lines of its
+    `Falsifying example: test(...)` call up to the closing parenthesis, and the `Draw N: value` lines
+    that follow it. Nothing else from the notes, which may hold more than the example (a traceback,
+    an explanation naming lines of the suite)."""
     lines = [line for line in notes.splitlines() if line.strip()]
     start = next((i for i, line in enumerate(lines)
                   if line.startswith(("Falsifying example", "Failing test case"))), None)
     if start is None:
         return ""
-    arguments = [line.strip().rstrip(",") for line in lines[start + 1:]
-                 if not FIXTURE_LINE.match(line) and line.strip() not in (")", "") and not line.strip().startswith("#")]
+    arguments, position = [], start + 1
+    while position < len(lines) and lines[position] != ")":
+        line = lines[position]
+        if _indent(line) > 4 and arguments:  # the next line of a long value
+            arguments[-1] += " " + line.strip()
+        elif not FIXTURE_LINE.match(line) and not line.strip().startswith("#"):
+            arguments.append(line.strip())
+        position += 1
+    arguments = [argument.rstrip(",") for argument in arguments]
+    for line in lines[position + 1:]:
+        if DRAW_LINE.match(line):
+            arguments.append(line.strip())
+        elif line[:1].isspace() and DRAW_LINE.match(arguments[-1] if arguments else ""):
+            arguments[-1] += " " + line.strip()  # a drawn value printed on several lines
+        else:
+            break
     return "\nContraejemplo (generado): " + _clip(", ".join(arguments))
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 def _assertion_text(error: AssertionError) -> str:

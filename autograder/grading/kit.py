@@ -13,8 +13,9 @@ from types import ModuleType
 
 import nbformat
 
-from autograder.grading.plugin import (load_reference, prepare_hypothesis, suite_dependencies, suite_mutations,
-                                       suite_published_examples)
+from autograder.grading.banks import load_recording
+from autograder.grading.plugin import (load_reference, prepare_hypothesis, suite_dependencies,
+                                       suite_mutations, suite_published_examples)
 from autograder.notebook.lesson import load_source_notebook
 
 
@@ -27,18 +28,27 @@ class GradingKit:
     served_helpers: dict[str, tuple[str, ...]]  # DEPENDS_ON: function -> helpers the reference serves
     mutated_arguments: dict[str, tuple[int, ...]]  # MUTATES: function -> positions it may change in place
     published_examples: frozenset[str]  # PUBLISHED_EXAMPLES: tests of the lesson's own examples
+    banks: dict  # property test -> its examples, simplest first (banks.py)
+    helper_answers: dict  # (served helper, its arguments' wire) -> the reference's answer (banks.py)
+    probe_calls: dict  # function -> a simple public call, tried when another function hangs (banks.py)
 
 
 def build_kit(assignment) -> GradingKit:
     prepare_hypothesis()
     suite = assignment.hidden_suite_path
     reference = load_reference(assignment.solution_path)
+    served_helpers = suite_dependencies(suite)
+    release = load_source_notebook(assignment)
+    recording = load_recording(assignment, reference, served_helpers, release)
     return GradingKit(
         assignment=assignment,
-        release=load_source_notebook(assignment),
+        release=release,
         reference=reference,
         reference_source=assignment.solution_path.read_text(encoding="utf-8"),
-        served_helpers=suite_dependencies(suite),
+        served_helpers=served_helpers,
         mutated_arguments=suite_mutations(suite, reference),
         published_examples=suite_published_examples(suite),
+        banks=recording.banks,
+        helper_answers=recording.helper_answers,
+        probe_calls=recording.probe_calls,
     )

@@ -17,9 +17,12 @@ hypothesis are "property" tests: their shrunk counterexample may be shown.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib.util
+import io
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -27,8 +30,17 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
+# Quiet, lean and isolated: no cache, no plugins from the environment, no tracebacks to format.
+# Hypothesis' own pytest plugin is left out too: on a failure it imports libcst (half a second) to
+# write a patch file that adds the counterexample to the suite, which grading has no use for.
+PYTEST_ARGS = ["-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:hypothesispytest", "-p", "no:unraisableexception",
+               "-p", "no:threadexception", "-p", "no:faulthandler", "-p", "no:junitxml", "-p", "no:doctest",
+               "-p", "no:pastebin", "-p", "no:stepwise", "-q", "--no-header", "--tb=no", "--import-mode=importlib",
+               "-W", "ignore::pytest.PytestAssertRewriteWarning"]
+
+GRADING_PROFILE = "grading"
 settings.register_profile(
-    "grading",
+    GRADING_PROFILE,
     derandomize=True,  # same examples on every run: grading is deterministic
     database=None,  # and writes nothing to disk
     deadline=None,
@@ -123,18 +135,40 @@ def load_reference(path) -> object:
     return module
 
 
+def run_pytest(suite_path: Path, plugin) -> tuple[int, str]:
+    """Run a hidden suite with one plugin of ours, quietly and in isolation: (exit code, its output).
+
+    The rootdir is one level up: each suite imports as "<assignment>.test_hidden", so that the
+    suites of several assignments run in one process never share a module."""
+    with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as scratch:
+        empty_ini = Path(scratch) / "pytest.ini"
+        empty_ini.write_text("[pytest]\n")
+        args = [str(suite_path), "-c", str(empty_ini), "--rootdir", str(suite_path.parent.parent),
+                "--confcutdir", str(suite_path.parent), *PYTEST_ARGS]
+        with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()):
+            code = pytest.main(args, plugins=[plugin])
+    if code == pytest.ExitCode.INTERRUPTED:
+        raise KeyboardInterrupt  # pytest swallowed a Ctrl-C meant for the whole batch
+    return code, out.getvalue()
+
+
+def register_markers(config) -> None:
+    config.addinivalue_line("markers", "grade(function, weight=1, hint=''): what this test grades")
+    config.addinivalue_line("markers", "requires(*test_ids): counts only if those tests pass")
+
+
 class GradingPlugin:
-    def __init__(self, session, proxy, reference, published=frozenset()):
+    def __init__(self, session, proxy, reference, published=frozenset(), banks=None):
         self.published = published
+        self.banks = banks or {}  # test name -> banks.Example, simplest first (banks.py)
         self.session = session
         self.proxy = proxy
         self.reference_module = reference
         self.tests: dict[str, RawTest] = {}
-        settings.load_profile("grading")
+        settings.load_profile(GRADING_PROFILE)
 
     def pytest_configure(self, config):
-        config.addinivalue_line("markers", "grade(function, weight=1, hint=''): what this test grades")
-        config.addinivalue_line("markers", "requires(*test_ids): counts only if those tests pass")
+        register_markers(config)
 
     @pytest.fixture(scope="session")
     def student(self):
@@ -178,3 +212,42 @@ class GradingPlugin:
         raw = self.tests.get(item.name)
         if raw is not None and report.failed and raw.excinfo is None:
             raw.excinfo = call.excinfo
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_pyfunc_call(self, pyfuncitem):
+        """A property test with a bank runs on the bank's examples, in order, instead of generating."""
+        bank = self.banks.get(pyfuncitem.name)
+        if not bank or not hasattr(pyfuncitem.obj, "hypothesis"):
+            return None  # pytest runs it as usual: hypothesis generates
+        fixtures = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+        run_bank(pyfuncitem.obj, pyfuncitem.name, bank, fixtures, self.session)
+        return True
+
+
+def run_bank(wrapped_test, test_name: str, bank, fixtures: dict, session) -> None:
+    """Run a property test on its bank. The first failing example is the simplest of the bank that
+    fails; hypothesis then shrinks from it, unless nothing simpler can exist or the failure is a hang
+    or a crash (shrinking would only repeat it), and reports the counterexample as it always does."""
+    from hypothesis.errors import UnsatisfiedAssumption
+
+    from autograder.grading import banks
+    from autograder.grading.student import StudentCrashed, StudentTimeout
+
+    inner = wrapped_test.hypothesis.inner_test
+    for chunk in banks.chunks(bank):
+        session.send_ahead([call for example in chunk for call in example.calls])
+        for example in chunk:
+            try:
+                example.run(inner, fixtures)
+            except UnsatisfiedAssumption:
+                continue
+            except banks.BankMismatch:
+                session.discard_ahead()
+                wrapped_test(**fixtures)  # the test no longer draws as recorded: let hypothesis generate
+                return
+            except (Exception, pytest.fail.Exception) as failure:
+                session.discard_ahead()
+                if not (example.simplest or isinstance(failure, (StudentTimeout, StudentCrashed))):
+                    banks.shrink_from(wrapped_test, example, fixtures)
+                failure.add_note(example.report(test_name))
+                raise

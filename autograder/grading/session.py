@@ -6,9 +6,6 @@ runs in the sandboxed worker that StudentSession starts.
 
 from __future__ import annotations
 
-import contextlib
-import io
-import tempfile
 import time
 from pathlib import Path
 
@@ -16,17 +13,12 @@ import pytest
 
 from autograder.grading import feedback
 from autograder.grading.kit import GradingKit
-from autograder.grading.plugin import GradingPlugin
+from autograder.grading.plugin import GradingPlugin, run_pytest
 from autograder.grading.results import GradeResult, LoadSummary, Outcome, TestResult
 from autograder.grading.student import StudentProxy, StudentSession
 from autograder.grading.visible import run_visible_checks
 from autograder.notebook.loader import Program, SubmissionError, load_submission
 
-# Quiet, lean and isolated: no cache, no plugins from the environment, no tracebacks to format.
-PYTEST_ARGS = ["-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:unraisableexception",
-               "-p", "no:threadexception", "-p", "no:faulthandler", "-p", "no:junitxml", "-p", "no:doctest",
-               "-p", "no:pastebin", "-p", "no:stepwise", "-q", "--no-header", "--tb=no", "--import-mode=importlib",
-               "-W", "ignore::pytest.PytestAssertRewriteWarning"]
 SUITES = ("hidden", "visible")
 
 
@@ -56,7 +48,8 @@ def grade_handed_in(kit: GradingKit, label: str, handed_in: Program | Submission
                                  time.monotonic() - started)
     program = handed_in
     session = StudentSession(program, assignment.limits, reference_source=kit.reference_source,
-                             served_helpers=kit.served_helpers, mutated_arguments=kit.mutated_arguments)
+                             served_helpers=kit.served_helpers, mutated_arguments=kit.mutated_arguments,
+                             helper_answers=kit.helper_answers, probe_calls=kit.probe_calls)
     try:
         if suite == "hidden":
             raw_tests = _run_hidden_suite(kit, session)
@@ -72,20 +65,10 @@ def grade_handed_in(kit: GradingKit, label: str, handed_in: Program | Submission
 
 def _run_hidden_suite(kit: GradingKit, session: StudentSession):
     suite = kit.assignment.hidden_suite_path
-    plugin = GradingPlugin(session, StudentProxy(session), kit.reference, kit.published_examples)
-    with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as scratch:
-        empty_ini = Path(scratch) / "pytest.ini"
-        empty_ini.write_text("[pytest]\n")
-        # rootdir one level up: each suite imports as "<assignment>.test_hidden", so that the
-        # suites of several assignments graded in one process never share a module.
-        args = [str(suite), "-c", str(empty_ini), "--rootdir", str(suite.parent.parent), "--confcutdir", str(suite.parent),
-                *PYTEST_ARGS]
-        with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()):
-            code = pytest.main(args, plugins=[plugin])
-    if code == pytest.ExitCode.INTERRUPTED:
-        raise KeyboardInterrupt  # pytest swallowed a Ctrl-C meant for the whole batch
+    plugin = GradingPlugin(session, StudentProxy(session), kit.reference, kit.published_examples, kit.banks)
+    code, output = run_pytest(suite, plugin)
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or not plugin.tests:
-        raise RuntimeError(f"hidden suite {suite} did not run (pytest exit {int(code)}):\n{out.getvalue()[-3000:]}")
+        raise RuntimeError(f"hidden suite {suite} did not run (pytest exit {int(code)}):\n{output[-3000:]}")
     return list(plugin.tests.values())
 
 

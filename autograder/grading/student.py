@@ -17,7 +17,10 @@ turns into Spanish feedback:
 from __future__ import annotations
 
 import builtins
+import collections
+import contextlib
 import functools
+import json
 import time
 
 from autograder.notebook.loader import Cell, Program
@@ -96,11 +99,12 @@ class BadReturn(StudentProblem):
 
 
 class StudentTimeout(StudentProblem):
-    def __init__(self, seconds: float, whole_submission: bool = False, earlier: bool = False):
+    def __init__(self, seconds: float, whole_submission: bool = False, earlier: bool = False, probed: bool = False):
         super().__init__(seconds)
         self.seconds = seconds
         self.whole_submission = whole_submission
         self.earlier = earlier  # the function timed out in an earlier test and was not called again
+        self.probed = probed  # ... or on a simple input, tried when another function hung (StudentSession.probe)
 
 
 class StudentCrashed(StudentProblem):
@@ -121,7 +125,9 @@ class StudentSession:
 
     def __init__(self, program: Program, limits: Limits, *, reference_source: str | None = None,
                  served_helpers: dict[str, tuple[str, ...]] | None = None,
-                 mutated_arguments: dict[str, tuple[int, ...]] | None = None):
+                 mutated_arguments: dict[str, tuple[int, ...]] | None = None,
+                 helper_answers: dict[tuple[str, str], dict] | None = None,
+                 probe_calls: dict | None = None):
         self.program = program
         self.sources = {cell.filename: cell.source for cell in program.cells}
         self.limits = limits
@@ -134,7 +140,11 @@ class StudentSession:
         self._reference_worker: Worker | None = None
         self.substitutes = dict(served_helpers or {})  # function -> helpers served by the reference
         self.mutates = dict(mutated_arguments or {})  # function -> positions of arguments it may change
+        self.helper_answers = helper_answers or {}  # the reference's answers, written down in advance (banks.py)
+        self.probe_calls = dict(probe_calls or {})  # function -> a simple public call (banks.Call), for probe()
+        self.hung_in_probe: set[str] = set()  # functions judged hung by probe(): their tests were not run
         self.timed_out: set[str] = set()  # functions that ran out of time once: not called again
+        self._ahead: collections.deque[tuple[str, str]] = collections.deque()  # (name, wire) sent, answer unread
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -195,6 +205,7 @@ class StudentSession:
         return self.load_report["functions"] if self.load_report else {}
 
     def new_test(self) -> None:
+        self.discard_ahead()
         self.failure = None
 
     def close(self) -> None:
@@ -203,6 +214,7 @@ class StudentSession:
         self._drop_reference()
 
     def _drop_worker(self) -> None:
+        self._ahead.clear()  # answers only that worker could give
         if self.worker is not None:
             self.worker.close()
             self.worker = None
@@ -215,13 +227,12 @@ class StudentSession:
     # -- calls -----------------------------------------------------------------------
 
     def call(self, name: str, *args, **kwargs):
-        if self.failure is not None:
-            raise self.failure  # after a hang, the rest of the same test fails at once
-        if name in self.timed_out:
-            # A function that hung once would most likely hang again: waiting out its limit in each
-            # of its tests would cost a hanging submission minutes, and tell the student nothing new.
-            self.failure = StudentTimeout(self.limits.call_seconds, earlier=True)
-            raise self.failure
+        self._refuse_if_failed(name)
+        if self._ahead:
+            if self._ahead[0] == (name, codec.wire_of(args, kwargs)):
+                self._ahead.popleft()
+                return self._interpret(name, self._answer(name, self.worker), args, kwargs)
+            self.discard_ahead()  # the test asked something else: answer it afresh
         try:
             worker = self._ensure_worker()
         except StudentProblem as problem:
@@ -230,26 +241,114 @@ class StudentSession:
         request = {"op": "call", "name": name, "args": [codec.encode_value(a) for a in args],
                    "kwargs": {k: codec.encode_value(v) for k, v in kwargs.items()},
                    "substitute": list(self.substitutes.get(name, ()))}
+        return self._interpret(name, self._answer(name, worker, request), args, kwargs)
+
+    def _refuse_if_failed(self, name: str) -> None:
+        if self.failure is not None:
+            raise self.failure  # after a hang, the rest of the same test fails at once
+        if name in self.timed_out:
+            # A function that hung once would most likely hang again: waiting out its limit in each
+            # of its tests would cost a hanging submission minutes, and tell the student nothing new.
+            self.failure = StudentTimeout(self.limits.call_seconds, earlier=True, probed=name in self.hung_in_probe)
+            raise self.failure
+
+    def _answer(self, name: str, worker: Worker, request: dict | None = None, charged: bool = True) -> dict:
+        """The worker's answer to a call (sent now, or earlier with `send_ahead`), serving the
+        reference's helpers it asks for meanwhile, within the call's time limit. A call not `charged`
+        (sent ahead, never made) that hangs or crashes costs the worker, and nothing else."""
         deadline = time.monotonic() + min(self.limits.call_seconds, self._time_left())
         try:
-            reply = worker.request(request, max(deadline - time.monotonic(), 0.01))
+            if request is not None:
+                worker.send(request)
+            reply = worker.receive(max(deadline - time.monotonic(), 0.01))
             while reply.get("op") == "callback":
                 worker.send(self._serve_callback(reply, self.substitutes.get(name, ()), deadline))
                 reply = worker.receive(max(deadline - time.monotonic(), 0.01))
         except HelperOverLimit as problem:
             self._drop_worker()
-            self.failure = problem
+            if charged:
+                self.failure = problem
             raise
         except WorkerFailure as exc:
             self._drop_worker()
+            if not charged:
+                raise StudentCrashed("a call sent ahead failed") from None
             whole = self._time_left() <= 0
             problem = StudentTimeout(self.limits.submission_seconds if whole else self.limits.call_seconds, whole) \
                 if isinstance(exc, WorkerTimeout) else StudentCrashed(str(exc))
             if isinstance(exc, WorkerTimeout) and not whole:
                 self.timed_out.add(name)
+                self.probe()
             self.failure = problem
             raise problem from None
-        return self._interpret(name, reply, args, kwargs)
+        return reply
+
+    def probe(self) -> None:
+        """Once a function has hung, find out at once which others hang too: each is called on a simple
+        public input (its bank's simplest example, or its visible checks), all at the same time, in
+        copies of the worker. Those still running after one call's limit are judged hung and their
+        tests fail at once, so that a submission where everything hangs costs two limits, not one per
+        function. Runs once per submission; a function that finishes is graded as usual."""
+        pending = {name: call for name, call in self.probe_calls.items() if name not in self.timed_out}
+        self.probe_calls = {}
+        if not pending or self._time_left() <= self.limits.call_seconds:
+            return
+        names = list(pending)
+        requests = []
+        for name in names:
+            args, kwargs = json.loads(pending[name].wire)
+            requests.append({"name": name, "args": args, "kwargs": kwargs,
+                             "substitute": list(self.substitutes.get(name, ()))})
+        finished: set[str] = set()
+        deadline = time.monotonic() + self.limits.call_seconds
+        try:
+            worker = self._ensure_worker()
+            worker.send({"op": "probe", "calls": requests})
+            while (reply := worker.receive(max(deadline - time.monotonic(), 0.01))).get("op") == "probed":
+                index = reply.get("index")
+                if type(index) is int and 0 <= index < len(names):
+                    finished.add(names[index])
+        except (WorkerFailure, StudentProblem):
+            pass
+        hung = set(names) - finished
+        if hung:
+            self._drop_worker()  # its copies may still be running
+        self.timed_out |= hung
+        self.hung_in_probe |= hung
+
+    def send_ahead(self, calls) -> bool:
+        """Send these calls (banks.Call) to the worker in one frame, to be answered as the test makes
+        the same calls in the same order. Nothing is sent (False) when any of them could not be made
+        now: a call that cannot be encoded, a function that timed out, a test that already failed."""
+        if self._ahead or self.failure is not None or not calls:
+            return False
+        if any(call.wire is None or call.name in self.timed_out for call in calls):
+            return False
+        try:
+            worker = self._ensure_worker()
+        except StudentProblem:
+            return False  # the test's own call meets the same problem and reports it
+        requests = []
+        for call in calls:
+            args, kwargs = json.loads(call.wire)
+            requests.append({"name": call.name, "args": args, "kwargs": kwargs,
+                             "substitute": list(self.substitutes.get(call.name, ()))})
+        try:
+            worker.send({"op": "batch", "calls": requests})
+        except WorkerFailure:
+            self._drop_worker()
+            return False
+        self._ahead.extend((call.name, call.wire) for call in calls)
+        return True
+
+    def discard_ahead(self) -> None:
+        """Read and drop the answers to calls sent ahead that the test did not make. They were only
+        sent ahead: a hang or crash among them costs the worker (a new one starts), not a grade."""
+        while self._ahead and self.worker is not None:
+            name, _ = self._ahead.popleft()
+            with contextlib.suppress(StudentProblem):
+                self._answer(name, self.worker, charged=False)
+        self._ahead.clear()
 
     def _mirrored(self, name: str, count: int) -> set[int]:
         positions = self.mutates.get(name, ())
@@ -265,6 +364,9 @@ class StudentSession:
         name, args, kwargs = request.get("name"), request.get("args"), request.get("kwargs", {})
         if not (isinstance(name, str) and name in allowed and isinstance(args, list) and isinstance(kwargs, dict)):
             return {"op": "callback_raise", "builtin": "RuntimeError", "message": "función no disponible"}
+        known = self.helper_answers.get((name, json.dumps([args, kwargs])))
+        if known is not None:
+            return known  # the same arguments as the reference gave its own helper: its answer is known
         worker = self._reference()
         try:
             reply = worker.request({"op": "call", "name": name, "args": args, "kwargs": kwargs, "substitute": []},

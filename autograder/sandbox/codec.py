@@ -212,6 +212,16 @@ def loads_message(payload: bytes) -> dict:
     return message
 
 
+def wire_of(args: tuple, kwargs: dict) -> str | None:
+    """A call's arguments exactly as the worker receives them, as one string: two calls with the same
+    wire are the same call (1, 1.0 and True, or -0.0 and 0.0, differ here, unlike under ==).
+    None if they cannot be encoded."""
+    try:
+        return json.dumps([[encode_value(a) for a in args], {k: encode_value(v) for k, v in kwargs.items()}])
+    except (CodecError, RecursionError, ValueError):
+        return None
+
+
 def write_frame(fd: int, message: dict) -> None:
     data = memoryview(dumps_message(message))
     while data:

@@ -211,6 +211,7 @@ class Worker:
         self._uid, self._namespaced = config["uid"], mode is not None
         if self._uid is not None and mode is None:
             _check_python_readable_by_others()
+        self._unread = bytearray()  # read from the pipe, not yet taken as a frame
         request_read, self._request_write = os.pipe()
         self._reply_read, reply_write = os.pipe()
         config["in_fd"], config["out_fd"] = request_read, reply_write
@@ -263,17 +264,18 @@ class Worker:
             raise WorkerCrashed(f"the worker broke the protocol: {exc}") from exc
 
     def _read_exact(self, size: int, deadline: float) -> bytes:
-        chunks, remaining = [], size
-        while remaining:
+        # Whatever the pipe holds is read at once: answers sent ahead in a batch arrive together.
+        while len(self._unread) < size:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([self._reply_read], [], [], left)[0]:
                 raise WorkerTimeout("the worker did not answer in time")
-            chunk = os.read(self._reply_read, min(remaining, 1 << 20))
+            chunk = os.read(self._reply_read, min(max(size - len(self._unread), 1 << 16), 1 << 20))
             if not chunk:
                 raise WorkerCrashed("the worker died")
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        return b"".join(chunks)
+            self._unread += chunk
+        data = bytes(self._unread[:size])
+        del self._unread[:size]
+        return data
 
     def close(self) -> None:
         for fd in (self._request_write, self._reply_read):

@@ -283,6 +283,37 @@ class Student:
             reply = self._attempt(function, request, [], channel, served_calls)
         return reply
 
+    def probe(self, request: dict, send) -> dict:
+        """Call each function once, all at the same time, each in a copy of this process, and say
+        which copies finish: the grader judges the ones that do not, within one call's limit, as
+        hung. The copies answer nothing else and change nothing here; a helper the grader would
+        serve raises in them instead (the grader's channel is this process's alone)."""
+        running = {}
+        for index, call in enumerate(request["calls"]):
+            function = self.namespace.get(call["name"])
+            if not callable(function):
+                send({"op": "probed", "index": index})
+                continue
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    for name in call.get("substitute", []):
+                        self.namespace[name] = _not_served
+                    sys.stdout = sys.stderr = _CappedOutput()
+                    function(*[codec.decode_value(a) for a in call["args"]],
+                             **{k: codec.decode_value(v) for k, v in call["kwargs"].items()})
+                finally:
+                    os._exit(0)
+            running[pid] = index
+        while running:
+            try:
+                pid, _ = os.waitpid(-1, 0)
+            except ChildProcessError:
+                break
+            if pid in running:
+                send({"op": "probed", "index": running.pop(pid)})
+        return {"op": "probe_done"}
+
     def _attempt(self, function, request: dict, substitute, channel, served_calls: list) -> dict:
         args = [codec.decode_value(a) for a in request["args"]]
         kwargs = {k: codec.decode_value(v) for k, v in request["kwargs"].items()}
@@ -300,7 +331,11 @@ class Student:
         finally:
             sys.stdout, sys.stderr = saved
             self.namespace.update(replaced)
-        return _reply_with(result, args)
+        return reply_with(result, args)
+
+
+def _not_served(*args, **kwargs):
+    raise RuntimeError("función no disponible en esta prueba")
 
 
 def _signature(function) -> str:
@@ -310,7 +345,7 @@ def _signature(function) -> str:
         return "(...)"
 
 
-def _reply_with(result, args: list) -> dict:
+def reply_with(result, args: list) -> dict:
     same_as = next((i for i, arg in enumerate(args) if result is arg), None)
     try:
         after = codec.argument_states(args)
@@ -340,15 +375,22 @@ def serve(in_fd: int, out_fd: int) -> None:
         except EOFError:
             return
         if request["op"] == "load":
-            reply = student.load(request, send)
+            replies = [student.load(request, send)]
         elif request["op"] == "call":
-            reply = student.call(request, (send, receive))
+            replies = [student.call(request, (send, receive))]
+        elif request["op"] == "probe":
+            replies = [student.probe(request, send)]
+        elif request["op"] == "batch":
+            # Calls sent ahead in one frame: each answer goes out as soon as it is ready, so the
+            # grader's clock for the next call starts from it, and a hang stops the batch there.
+            replies = (student.call(call, (send, receive)) for call in request["calls"])
         else:
-            reply = {"op": "error", "message": f"unknown op {request['op']!r}"}
-        try:
-            send(reply)
-        except (codec.CodecError, ValueError):
-            send({"op": "bad_return", "type": "respuesta demasiado grande"})
+            replies = [{"op": "error", "message": f"unknown op {request['op']!r}"}]
+        for reply in replies:
+            try:
+                send(reply)
+            except (codec.CodecError, ValueError):
+                send({"op": "bad_return", "type": "respuesta demasiado grande"})
 
 
 def main() -> None:
