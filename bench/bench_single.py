@@ -6,8 +6,10 @@ the command's start to its results.json.
 Each run starts a new process in a new, empty working directory with CI=true, as a student's
 repository in GitHub Actions does. Two notebooks: the reference (every test passes) and the first
 entry of the assignment's catalogue (some tests fail, so hypothesis shrinks). Two states of the
-machine: a cold cache (a new HOME: hypothesis computes its Unicode tables, as on a fresh runner)
-and a warm one (every later run on the same machine). Baselines measured in the same run, since
+machine: a cold cache (a new HOME: hypothesis computes its Unicode tables and the example banks are
+made, as on a fresh runner) and a warm one (every later run on the same machine). Once, a module whose
+every function loops forever (its wall time is about two call limits: one hang waited out, the rest
+probed at once). Baselines measured in the same run, since
 these machines are noisy: a bare `python -c pass`, and `python -c "import pytest, hypothesis"`,
 which any pytest-based grader pays before grading anything. Prints a Markdown table of medians.
 """
@@ -35,8 +37,10 @@ def wall(command: list[str], cwd: Path, home: Path) -> float:
     environment.pop("XDG_CACHE_HOME", None)
     environment.pop("HYPOTHESIS_STORAGE_DIRECTORY", None)
     start = time.perf_counter()
-    subprocess.run(command, cwd=cwd, env=environment, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    # A submission that does not get full marks exits 1 in CI mode: only a usage or grader error fails here.
+    finished = subprocess.run(command, cwd=cwd, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if finished.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(command)} exited {finished.returncode}")
     return time.perf_counter() - start
 
 
@@ -59,6 +63,11 @@ def main() -> None:
     wall(autograder + [str(notebooks["correct"])], Path(tempfile.mkdtemp(dir=work)), warm_home)  # fills the cache
 
     rows: dict[str, list[float]] = {}
+    hanging = work / "cuelga.py"  # every function loops forever: graded once, it takes two call limits
+    hanging.write_text("\n\n".join(f"def {name}(*args, **kwargs):\n    while True:\n        pass\n"
+                                     for name in assignment.points))
+    rows["grade, every function hangs, warm cache"] = [wall(autograder + [str(hanging)], Path(tempfile.mkdtemp(dir=work)),
+                                                          warm_home)]
     for run in range(args.runs):
         def fresh() -> Path:
             return Path(tempfile.mkdtemp(dir=work))

@@ -80,6 +80,7 @@ def student_checks(release: Path, workspace: Path, submission: Path, notebook: s
     shutil.copy2(submission, workspace / f"{notebook}{submission.suffix}")
     subprocess.run([sys.executable, "-m", "pytest", "comprobaciones", "-q", "-p", "no:cacheprovider",
                     "--junitxml=junit.xml"], cwd=workspace, capture_output=True, text=True, timeout=300)
+    assert not (workspace / ".hypothesis").exists()  # the checks write nothing into the student's repository
     cases = ET.parse(workspace / "junit.xml").getroot().iter("testcase")
     return {c.get("name"): (c.find("failure") if c.find("failure") is not None else c.find("error")) is not None
             for c in cases}
