@@ -44,7 +44,7 @@ from hypothesis.internal.conjecture.shrinker import sort_key
 from hypothesis.strategies._internal.core import DataObject
 from hypothesis.vendor.pretty import pretty
 
-from autograder.grading.plugin import GRADING_PROFILE, register_markers, run_pytest
+from autograder.grading.plugin import SuitePlugin, run_pytest
 from autograder.sandbox.codec import decode_value, wire_of
 from autograder.sandbox.worker import reply_with
 
@@ -193,25 +193,14 @@ class Recording:
     probe_calls: dict  # function -> a simple call on public input (see StudentSession.probe)
 
 
-class _Recorder:
+class _Recorder(SuitePlugin):
     """A pytest plugin that runs a suite against the reference and writes down what it asked."""
 
     def __init__(self, reference, served_helpers: dict):
-        self.reference_module = reference
         self.student_recorder = _RecordingStudent(reference, served_helpers)
+        super().__init__(self.student_recorder, reference)
         self.banks: dict[str, tuple[Example, ...]] = {}
         self.failed: list[str] = []
-
-    @pytest.fixture(scope="session")
-    def student(self):
-        return self.student_recorder
-
-    @pytest.fixture(scope="session")
-    def reference(self):
-        return self.reference_module
-
-    def pytest_configure(self, config):
-        register_markers(config)
 
     def pytest_runtest_logreport(self, report):
         if report.failed:
@@ -256,8 +245,7 @@ def record(suite_path: Path, reference, served_helpers: dict, release=None, func
     """Run the suite against the reference, in-process, and write down its banks and helper answers;
     and, for each of `functions`, a simple public call: the first it gets in the simplest example of
     a bank, or else in the release's visible checks."""
-    settings.load_profile(GRADING_PROFILE)  # the examples a grading run would draw
-    recorder = _Recorder(reference, served_helpers)
+    recorder = _Recorder(reference, served_helpers)  # with the grading profile: the examples grading draws
     code, output = run_pytest(suite_path, recorder)
     broken = [nodeid for nodeid in recorder.failed if nodeid.rsplit("::", 1)[-1] in recorder.banks]
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or broken:

@@ -152,31 +152,34 @@ def run_pytest(suite_path: Path, plugin) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-def register_markers(config) -> None:
-    config.addinivalue_line("markers", "grade(function, weight=1, hint=''): what this test grades")
-    config.addinivalue_line("markers", "requires(*test_ids): counts only if those tests pass")
+class SuitePlugin:
+    """What every run of a hidden suite needs: its two fixtures and its markers."""
 
-
-class GradingPlugin:
-    def __init__(self, session, proxy, reference, published=frozenset(), banks=None):
-        self.published = published
-        self.banks = banks or {}  # test name -> banks.Example, simplest first (banks.py)
-        self.session = session
-        self.proxy = proxy
+    def __init__(self, student, reference):
+        self.student_fixture = student
         self.reference_module = reference
-        self.tests: dict[str, RawTest] = {}
         settings.load_profile(GRADING_PROFILE)
 
     def pytest_configure(self, config):
-        register_markers(config)
+        config.addinivalue_line("markers", "grade(function, weight=1, hint=''): what this test grades")
+        config.addinivalue_line("markers", "requires(*test_ids): counts only if those tests pass")
 
     @pytest.fixture(scope="session")
     def student(self):
-        return self.proxy
+        return self.student_fixture
 
     @pytest.fixture(scope="session")
     def reference(self):
         return self.reference_module
+
+
+class GradingPlugin(SuitePlugin):
+    def __init__(self, session, proxy, reference, published=frozenset(), banks=None):
+        super().__init__(proxy, reference)
+        self.published = published
+        self.banks = banks or {}  # test name -> banks.Example, simplest first (banks.py)
+        self.session = session
+        self.tests: dict[str, RawTest] = {}
 
     @pytest.fixture(autouse=True)
     def _fresh_test(self):
