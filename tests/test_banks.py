@@ -276,3 +276,18 @@ def test_once_a_function_hangs_the_others_are_probed_together(fast_bpe_bytes, tm
     probed = {t.function for t in result.tests if "con un caso sencillo" in t.feedback}
     assert len(waited) == 1 and probed == set(by_function) - waited, (waited, probed)
     assert result.score == fast_bpe_bytes.points["decode"]
+
+
+def test_a_suite_whose_property_fails_on_the_reference_is_a_grader_error(course, tmp_path, monkeypatch):
+    """No bank can be made then: the command says why, as the self-check does, instead of a traceback."""
+    from autograder.grading.batch import SelfCheckFailed
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assignment = course.assignment("bpe_bytes")
+    suite = tmp_path / "bpe_bytes_broken" / "test_hidden.py"  # its own module name: not the real suite's
+    suite.parent.mkdir()
+    suite.write_text(assignment.hidden_suite_path.read_text().replace(
+        "assert student.get_stats(list(ids)) == reference.get_stats(list(ids))",
+        "assert student.get_stats(list(ids)) == {}"))
+    with pytest.raises(SelfCheckFailed, match="test_get_stats_matches_reference"):
+        banks.record(suite, build_kit(assignment).reference, {})

@@ -251,8 +251,10 @@ def record(suite_path: Path, reference, served_helpers: dict, release=None, func
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or broken:
         # A fixed case may fail here (it ran in-process, not through the sandbox's copies); the
         # self-check judges it. A property test that fails on the reference leaves no usable bank.
-        raise RuntimeError(f"the property tests of {suite_path} fail on the reference (pytest exit {int(code)}): "
-                           f"{broken}\n{output[-3000:]}")
+        from autograder.grading.batch import SelfCheckFailed
+
+        raise SelfCheckFailed(f"the reference solution fails property tests of {suite_path} "
+                              f"(pytest exit {int(code)}): {', '.join(broken) or 'see below'}\n{output[-2000:]}")
     probe_calls: dict[str, Call] = {}
     for bank in recorder.banks.values():
         for call in bank[0].calls if bank else ():
