@@ -218,6 +218,14 @@ def test_a_recording_is_made_once_and_kept_in_the_cache(course, tmp_path, monkey
     kept.write_bytes(b"not a pickle")
     with pytest.raises(AssertionError, match="cached recording"):  # a damaged file is made again
         banks.load_recording(assignment, kit.reference, {}, kit.release)
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    for version in range(6):  # recordings of older versions of the suite: only the newest few stay
+        (kept.parent / f"bpe_bytes-old{version}.pickle").write_bytes(b"")
+    kept.unlink()
+    build_kit(assignment)
+    assert len(list(kept.parent.glob("bpe_bytes-*.pickle"))) == banks.KEPT_PER_ASSIGNMENT
+    assert kept.exists()
 
 
 def test_the_cache_key_changes_with_the_suite_and_the_reference(course, tmp_path):

@@ -50,6 +50,7 @@ from autograder.sandbox.worker import reply_with
 
 BANK_FORMAT = 2  # bump when Example changes: older cache files are then ignored
 FIRST_CHUNK, CHUNK_GROWTH = 1, 4  # examples sent ahead: 1, then 4, 16, 64...
+KEPT_PER_ASSIGNMENT = 4  # recordings kept in the cache per assignment (one per version of its suite)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -315,6 +316,10 @@ def load_recording(assignment, reference, served_helpers: dict, release=None) ->
             with tempfile.NamedTemporaryFile("wb", dir=cached.parent, delete=False, suffix=".tmp") as stream:
                 pickle.dump(recording, stream, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(stream.name, cached)
+            # Each edit of a suite leaves a recording behind: keep the few most recent of this assignment.
+            older = sorted(cached.parent.glob(f"{assignment.id}-*.pickle"), key=lambda p: p.stat().st_mtime)
+            for stale in older[:-KEPT_PER_ASSIGNMENT]:
+                stale.unlink(missing_ok=True)
     return recording
 
 
