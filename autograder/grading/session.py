@@ -50,6 +50,7 @@ def grade_handed_in(kit: GradingKit, label: str, handed_in: Program | Submission
     session = StudentSession(program, assignment.limits, reference_source=kit.reference_source,
                              served_helpers=kit.served_helpers, mutated_arguments=kit.mutated_arguments,
                              helper_answers=kit.helper_answers, probe_calls=kit.probe_calls)
+    session.start_soon()  # the worker's interpreter starts while pytest collects the suite
     try:
         if suite == "hidden":
             raw_tests = _run_hidden_suite(kit, session)

@@ -144,6 +144,7 @@ class StudentSession:
         self.probe_calls = dict(probe_calls or {})  # function -> a simple public call (banks.Call), for probe()
         self.hung_in_probe: set[str] = set()  # functions judged hung by probe(): their tests were not run
         self.timed_out: set[str] = set()  # functions that ran out of time once: not called again
+        self._spare: Worker | None = None  # started ahead by start_soon(), not yet ready or loaded
         self._ahead: collections.deque[tuple[str, str]] = collections.deque()  # (name, wire) sent, answer unread
 
     # -- lifecycle -------------------------------------------------------------------
@@ -158,10 +159,21 @@ class StudentSession:
             self._start_and_load()
         return self.worker
 
+    def start_soon(self) -> None:
+        """Start the first worker now without waiting for it, so that its interpreter starts while the
+        grader prepares the tests. The first call waits for it, and meets any failure to start as it
+        would have met it starting the worker itself."""
+        if self.worker is None and self._spare is None:
+            try:
+                self._spare = Worker(self.limits, wait=False)
+            except Exception:
+                self._spare = None
+
     def _start_and_load(self) -> None:
         kept = [(i, c) for i, c in enumerate(self.program.cells) if i not in self.skipped]
         current = {"cell": None}
-        worker = Worker(self.limits)
+        spare, self._spare = self._spare, None
+        worker = spare.ready() if spare is not None else Worker(self.limits)  # fails as Worker() would
         try:
             reply = worker.request(
                 {"op": "load", "module_name": self.program.module_name, "ipython": self.program.ipython_syntax,
@@ -212,6 +224,9 @@ class StudentSession:
         """Stop every worker of this submission (the student's and the reference's)."""
         self._drop_worker()
         self._drop_reference()
+        if self._spare is not None:
+            self._spare.close()
+            self._spare = None
 
     def _drop_worker(self) -> None:
         self._ahead.clear()  # answers only that worker could give
