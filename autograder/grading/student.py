@@ -309,11 +309,7 @@ class StudentSession:
         if not pending or self._time_left() <= self.limits.call_seconds:
             return
         names = list(pending)
-        requests = []
-        for name in names:
-            args, kwargs = json.loads(pending[name].wire)
-            requests.append({"name": name, "args": args, "kwargs": kwargs,
-                             "substitute": list(self.substitutes.get(name, ()))})
+        requests = [self._recorded_request(pending[name]) for name in names]
         finished: set[str] = set()
         deadline = time.monotonic() + self.limits.call_seconds
         try:
@@ -343,18 +339,18 @@ class StudentSession:
             worker = self._ensure_worker()
         except StudentProblem:
             return False  # the test's own call meets the same problem and reports it
-        requests = []
-        for call in calls:
-            args, kwargs = json.loads(call.wire)
-            requests.append({"name": call.name, "args": args, "kwargs": kwargs,
-                             "substitute": list(self.substitutes.get(call.name, ()))})
         try:
-            worker.send({"op": "batch", "calls": requests})
+            worker.send({"op": "batch", "calls": [self._recorded_request(call) for call in calls]})
         except WorkerFailure:
             self._drop_worker()
             return False
         self._ahead.extend((call.name, call.wire) for call in calls)
         return True
+
+    def _recorded_request(self, call) -> dict:
+        """A call written down in a recording (banks.Call), as the worker is asked to make it."""
+        args, kwargs = json.loads(call.wire)
+        return {"name": call.name, "args": args, "kwargs": kwargs, "substitute": list(self.substitutes.get(call.name, ()))}
 
     def discard_ahead(self) -> None:
         """Read and drop the answers to calls sent ahead that the test did not make. They were only
