@@ -23,6 +23,7 @@ import importlib.util
 import io
 import os
 import tempfile
+import types
 from pathlib import Path
 
 import pytest
@@ -135,8 +136,8 @@ def load_reference(path) -> object:
     return module
 
 
-def run_pytest(suite_path: Path, plugin) -> tuple[int, str]:
-    """Run a hidden suite with one plugin of ours, quietly and in isolation: (exit code, its output).
+def run_pytest(suite_path: Path, plugin: "SuitePlugin") -> tuple[int, str]:
+    """Run a hidden suite with a plugin of ours, quietly and in isolation: (exit code, its output).
 
     The rootdir is one level up: each suite imports as "<assignment>.test_hidden", so that the
     suites of several assignments run in one process never share a module."""
@@ -146,31 +147,33 @@ def run_pytest(suite_path: Path, plugin) -> tuple[int, str]:
         args = [str(suite_path), "-c", str(empty_ini), "--rootdir", str(suite_path.parent.parent),
                 "--confcutdir", str(suite_path.parent), *PYTEST_ARGS]
         with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()):
-            code = pytest.main(args, plugins=[plugin])
+            code = pytest.main(args, plugins=[plugin, plugin.fixtures])
     if code == pytest.ExitCode.INTERRUPTED:
         raise KeyboardInterrupt  # pytest swallowed a Ctrl-C meant for the whole batch
     return code, out.getvalue()
 
 
 class SuitePlugin:
-    """What every run of a hidden suite needs: its two fixtures and its markers."""
+    """What every run of a hidden suite needs: its markers, and its two fixtures (`fixtures`, a
+    plugin of its own: pytest deprecates session-scoped fixtures defined as methods)."""
 
     def __init__(self, student, reference):
-        self.student_fixture = student
-        self.reference_module = reference
         settings.load_profile(GRADING_PROFILE)
+
+        @pytest.fixture(scope="session", name="student")
+        def student_fixture():
+            return student
+
+        @pytest.fixture(scope="session", name="reference")
+        def reference_fixture():
+            return reference
+
+        self.fixtures = types.ModuleType("suite_fixtures")  # pytest reads a plugin module's own attributes
+        self.fixtures.student, self.fixtures.reference = student_fixture, reference_fixture
 
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "grade(function, weight=1, hint=''): what this test grades")
         config.addinivalue_line("markers", "requires(*test_ids): counts only if those tests pass")
-
-    @pytest.fixture(scope="session")
-    def student(self):
-        return self.student_fixture
-
-    @pytest.fixture(scope="session")
-    def reference(self):
-        return self.reference_module
 
 
 class GradingPlugin(SuitePlugin):
