@@ -39,12 +39,14 @@ import hypothesis
 import pytest
 from hypothesis import settings
 from hypothesis.control import current_build_context
+from hypothesis.errors import UnsatisfiedAssumption
 from hypothesis.internal.conjecture.choice import choice_to_index
 from hypothesis.internal.conjecture.shrinker import sort_key
 from hypothesis.strategies._internal.core import DataObject
 from hypothesis.vendor.pretty import pretty
 
 from autograder.grading.plugin import SuitePlugin, run_pytest
+from autograder.grading.student import StudentCrashed, StudentTimeout
 from autograder.sandbox.codec import decode_value, wire_of
 from autograder.sandbox.worker import reply_with
 
@@ -119,6 +121,32 @@ def chunks(examples: tuple[Example, ...]):
     while start < len(examples):
         yield examples[start:start + size]
         start, size = start + size, size * CHUNK_GROWTH
+
+
+# --- grading on a bank --------------------------------------------------------------------
+
+def run_bank(wrapped_test, test_name: str, bank, fixtures: dict, session) -> None:
+    """Run a property test on its bank. The first failing example is the simplest of the bank that
+    fails; hypothesis then shrinks from it, unless nothing simpler can exist or the failure is a hang
+    or a crash (shrinking would only repeat it), and reports the counterexample as it always does."""
+    inner = wrapped_test.hypothesis.inner_test
+    for chunk in chunks(bank):
+        session.send_ahead([call for example in chunk for call in example.calls])
+        for example in chunk:
+            try:
+                example.run(inner, fixtures)
+            except UnsatisfiedAssumption:
+                continue
+            except BankMismatch:
+                session.discard_ahead()
+                wrapped_test(**fixtures)  # the test no longer draws as recorded: let hypothesis generate
+                return
+            except (Exception, pytest.fail.Exception) as failure:
+                session.discard_ahead()
+                if not (example.simplest or isinstance(failure, (StudentTimeout, StudentCrashed))):
+                    shrink_from(wrapped_test, example, fixtures)
+                failure.add_note(example.report(test_name))
+                raise
 
 
 # --- making banks -------------------------------------------------------------------------

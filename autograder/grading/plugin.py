@@ -225,35 +225,9 @@ class GradingPlugin(SuitePlugin):
         bank = self.banks.get(pyfuncitem.name)
         if not bank or not hasattr(pyfuncitem.obj, "hypothesis"):
             return None  # pytest runs it as usual: hypothesis generates
+        from autograder.grading.banks import run_bank  # banks.py builds on this module
+
         fixtures = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
         run_bank(pyfuncitem.obj, pyfuncitem.name, bank, fixtures, self.session)
         return True
 
-
-def run_bank(wrapped_test, test_name: str, bank, fixtures: dict, session) -> None:
-    """Run a property test on its bank. The first failing example is the simplest of the bank that
-    fails; hypothesis then shrinks from it, unless nothing simpler can exist or the failure is a hang
-    or a crash (shrinking would only repeat it), and reports the counterexample as it always does."""
-    from hypothesis.errors import UnsatisfiedAssumption
-
-    from autograder.grading import banks
-    from autograder.grading.student import StudentCrashed, StudentTimeout
-
-    inner = wrapped_test.hypothesis.inner_test
-    for chunk in banks.chunks(bank):
-        session.send_ahead([call for example in chunk for call in example.calls])
-        for example in chunk:
-            try:
-                example.run(inner, fixtures)
-            except UnsatisfiedAssumption:
-                continue
-            except banks.BankMismatch:
-                session.discard_ahead()
-                wrapped_test(**fixtures)  # the test no longer draws as recorded: let hypothesis generate
-                return
-            except (Exception, pytest.fail.Exception) as failure:
-                session.discard_ahead()
-                if not (example.simplest or isinstance(failure, (StudentTimeout, StudentCrashed))):
-                    banks.shrink_from(wrapped_test, example, fixtures)
-                failure.add_note(example.report(test_name))
-                raise

@@ -375,7 +375,7 @@ class StudentSession:
         name, args, kwargs = request.get("name"), request.get("args"), request.get("kwargs", {})
         if not (isinstance(name, str) and name in allowed and isinstance(args, list) and isinstance(kwargs, dict)):
             return {"op": "callback_raise", "builtin": "RuntimeError", "message": "función no disponible"}
-        known = self.helper_answers.get((name, json.dumps([args, kwargs])))
+        known = self.helper_answers.get((name, codec.encoded_wire(args, kwargs)))
         if known is not None:
             return known  # the same arguments as the reference gave its own helper: its answer is known
         worker = self._reference()

@@ -217,9 +217,14 @@ def wire_of(args: tuple, kwargs: dict) -> str | None:
     wire are the same call (1, 1.0 and True, or -0.0 and 0.0, differ here, unlike under ==).
     None if they cannot be encoded."""
     try:
-        return json.dumps([[encode_value(a) for a in args], {k: encode_value(v) for k, v in kwargs.items()}])
+        return encoded_wire([encode_value(a) for a in args], {k: encode_value(v) for k, v in kwargs.items()})
     except (CodecError, RecursionError, ValueError):
         return None
+
+
+def encoded_wire(args: list, kwargs: dict) -> str:
+    """The wire of arguments already encoded (as a callback from the worker carries them)."""
+    return json.dumps([args, kwargs])
 
 
 def write_frame(fd: int, message: dict) -> None:
