@@ -27,7 +27,8 @@ Exit codes:
     0  graded, whatever the scores (a broken file in a batch is just a zero)
     1  the one submission named could not be graded at all (unreadable, nothing to grade),
        or a final score is below --fail-under
-    2  bad usage, invalid course.yml or input (unknown assignment, unreadable LMS download...),
+    2  bad usage, invalid course.yml or input (unknown assignment, a submission path that does not
+       exist, unreadable LMS download...),
        or a machine where the sandbox cannot protect the grader
     3  the grader is broken: the sandbox, a hidden suite or the self-check broke, or the grader
        failed on every submission (never the student's fault); nothing graded can be trusted
@@ -56,27 +57,97 @@ from autograder.files import write_atomically
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GRADER_ERROR, EXIT_SOME_UNGRADED = 0, 1, 2, 3, 4
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="autograder", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--course", type=Path, default=DEFAULT_COURSE_FILE, help="course.yml to use")
+DESCRIPTION = """Release the course's assignments, grade students' notebooks in a sandbox against
+hidden test suites, and publish grades, feedback pages and reports.
+
+Start with `autograder demo`; `autograder COMMAND --help` shows each command's examples."""
+
+GRADE_EPILOG = """examples:
+  autograder grade bpe_bytes                        the whole class in the course directory
+  autograder grade bpe_bytes --lms descarga.zip     import an LMS download first
+  autograder grade bpe_bytes entrega.ipynb          one file -> ./results.json, feedback printed
+  autograder grade bpe_bytes a.ipynb b.py carpeta/  several -> ./results/NAME.json
+  autograder grade bpe_bytes entrega.ipynb --visible   only the visible checks of the release
+
+exit codes:
+  0  graded, whatever the scores
+  1  the one submission named could not be graded, or a score is below --fail-under
+  2  bad usage: unknown assignment, a file that does not exist, invalid course.yml...
+  3  the grader is broken (nothing graded can be trusted)
+  4  some submissions hit a grader error; every other one was graded"""
+
+EPILOGS = {
+    "release": "examples:\n  autograder release bpe_bytes\n  autograder release --all --ci github\n\n"
+               "exit codes: 0 released, 2 bad usage or course.yml, 3 nbgrader failed",
+    "gradescope": "example:\n  autograder gradescope bpe_bytes --output bpe_bytes.zip\n\n"
+                  "exit codes: 0 written, 2 bad usage or course.yml",
+    "feedback": "example:\n  autograder feedback bpe_bytes   (after `autograder grade bpe_bytes`)\n\n"
+                "exit codes: 0 written, 2 nothing graded yet, bad usage or course.yml",
+    "report": "example:\n  autograder report bpe_bytes     (after `autograder grade bpe_bytes`)\n\n"
+              "exit codes: 0 written, 2 nothing graded yet, bad usage or course.yml",
+    "export": "example:\n  autograder export --output notas.csv\n\n"
+              "exit codes: 0 written, 2 nothing graded yet, bad usage or course.yml",
+    "demo": "example:\n  autograder demo --dir /tmp/demo --jobs 2\n\n"
+            "exit codes: 0 done, 2 bad usage or a machine where the sandbox cannot run, 3 grader error",
+    "check-course": "example:\n  autograder --course otro/course.yml check-course\n\n"
+                    "exit codes: 0 valid, 2 invalid or missing files",
+    "audit": "examples:\n  autograder audit bpe_bytes\n  autograder audit --all --fast --html auditoria.html\n\n"
+             "exit codes: 0 every check holds, 1 a check failed, 2 bad usage or course.yml",
+}
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of processes, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1 process, not {value}")
+    return value
+
+
+def _global_options(parser: argparse.ArgumentParser, default) -> None:
+    """--course and the insecure opt-in, before or after the command: after it, `default` is SUPPRESS,
+    so that a subcommand that does not see them keeps what was given before it."""
+    parser.add_argument("--course", type=Path, default=DEFAULT_COURSE_FILE if default is None else default,
+                        metavar="COURSE_YML", help="course.yml to use (default: the project's own)")
     parser.add_argument("--insecure-run-student-code-as-me", action="store_true",
+                        default=False if default is None else default,
                         help="grade even where the sandbox has no namespaces and no root: student code then runs "
                              "as you and can read the hidden suites and change your files (trusted code only)")
-    commands = parser.add_subparsers(dest="command", required=True)
 
-    release = commands.add_parser("release", help="build student versions with nbgrader")
-    release.add_argument("assignment", nargs="?")
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="autograder", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    _global_options(parser, None)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, help_text: str, **extra) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=extra.pop("description", help_text),
+                                  epilog=extra.pop("epilog", EPILOGS.get(name)),
+                                  formatter_class=argparse.RawDescriptionHelpFormatter, **extra)
+        _global_options(sub, argparse.SUPPRESS)
+        return sub
+
+    course_dir_help = "nbgrader course directory (default: from course.yml)"
+    assignment_help = "assignment id from course.yml (`autograder check-course` lists them)"
+
+    release = command("release", "build student versions with nbgrader")
+    release.add_argument("assignment", nargs="?", help=assignment_help)
     release.add_argument("--all", action="store_true", help="release every assignment in course.yml")
-    release.add_argument("--course-dir", type=Path, help="nbgrader course directory (default: from course.yml)")
+    release.add_argument("--course-dir", type=Path, help=course_dir_help)
     release.add_argument("--ci", choices=("github", "gitlab"),
                          help="also write CI templates: feedback checks for students' repositories and a "
                               "grading workflow for the staff repository (docs/ci.md)")
 
-    grade = commands.add_parser("grade", help="grade submissions against the hidden suite")
-    grade.add_argument("assignment")
+    grade = command("grade", "grade submissions against the hidden suite", epilog=GRADE_EPILOG)
+    grade.add_argument("assignment", nargs="?", help=assignment_help)
     grade.add_argument("submissions", nargs="*", type=Path,
-                       help="files or folders to grade one by one; none: the whole class in the course directory")
-    grade.add_argument("--course-dir", type=Path, help="nbgrader course directory (default: from course.yml)")
+                       help="notebooks, .py modules, folders or .zip files to grade one by one; "
+                            "none: the whole class in the course directory")
+    grade.add_argument("--course-dir", type=Path, help=course_dir_help)
     grade.add_argument("--lms", type=Path, metavar="DOWNLOAD",
                        help="a folder or .zip downloaded from the LMS (Canvas, Moodle or one file per student), "
                             "imported into the course directory's submitted/ first")
@@ -85,10 +156,10 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--results", type=Path,
                        help="results.json for one submission; a folder of them for several "
                             "(default: ./results.json or ./results/)")
-    grade.add_argument("--jobs", type=int, default=None, help="parallel grading processes (default: all cores)")
+    grade.add_argument("--jobs", type=_jobs, default=None, help="parallel grading processes (default: all cores)")
     grade.add_argument("--quiet", action="store_true", help="print only the summary table")
     grade.add_argument("--visible", action="store_true",
-                       help="run only the release's visible checks (public feedback), not the hidden suite")
+                       help="run only the release's visible checks (what students see), not the hidden suite")
     grade.add_argument("--ci", action=argparse.BooleanOptionalAction, default=None,
                        help="CI mode: short summary, JUnit, job summary, annotations "
                             "(default: on when CI, GITHUB_ACTIONS or GITLAB_CI is set to true)")
@@ -99,42 +170,51 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--fail-under", type=float, metavar="POINTS",
                        help="exit 1 when a submission's final score is below POINTS")
 
-    gradescope = commands.add_parser("gradescope", help="build the autograder zip to upload to Gradescope")
-    gradescope.add_argument("assignment")
+    gradescope = command("gradescope", "build the autograder zip to upload to Gradescope")
+    gradescope.add_argument("assignment", help=assignment_help)
     gradescope.add_argument("--output", type=Path, help="default: ./gradescope-ASSIGNMENT.zip")
 
     for name, help_text in (("feedback", "write one Spanish HTML feedback page per student"),
                             ("report", "write the instructor's HTML report for an assignment")):
-        command = commands.add_parser(name, help=help_text)
-        command.add_argument("assignment")
-        command.add_argument("--course-dir", type=Path, help="nbgrader course directory (default: from course.yml)")
+        sub = command(name, help_text)
+        sub.add_argument("assignment", help=assignment_help)
+        sub.add_argument("--course-dir", type=Path, help=course_dir_help)
         if name == "report":
-            command.add_argument("--output", type=Path, help="default: COURSE_DIR/reports/ASSIGNMENT.html")
-    export = commands.add_parser("export", help="write every student's grades as CSV for the LMS")
-    export.add_argument("--course-dir", type=Path, help="nbgrader course directory (default: from course.yml)")
+            sub.add_argument("--output", type=Path, help="default: COURSE_DIR/reports/ASSIGNMENT.html")
+    export = command("export", "write every student's grades as CSV for the LMS")
+    export.add_argument("--course-dir", type=Path, help=course_dir_help)
     export.add_argument("--output", type=Path, help="default: COURSE_DIR/grades.csv")
 
-    demo = commands.add_parser("demo", help="release bpe_bytes, grade a generated batch, print the table")
+    demo = command("demo", "release bpe_bytes, grade a generated class, print the table and what to do next")
     demo.add_argument("--dir", type=Path, default=Path("demo"), help="where to put the demo (default: ./demo)")
-    demo.add_argument("--jobs", type=int, default=None)
+    demo.add_argument("--jobs", type=_jobs, default=None, help="parallel grading processes (default: all cores)")
 
-    commands.add_parser("check-course", help="validate course.yml and print what it defines")
+    command("check-course", "validate course.yml and print what it defines")
 
-    audit = commands.add_parser(
-        "audit", help="measure how good each hidden suite is (correct corpus, catalogue, mutants, lookup table)",
+    audit = command(
+        "audit", "measure how good each hidden suite is (correct corpus, catalogue, mutants, lookup table)",
         description="Grade, for each assignment, the correct corpus (full marks expected), the catalogue of wrong "
                     "implementations (each caught, its hint first), mutmut's mutants of the reference (each must lose "
                     "points unless listed as equivalent) and a lookup table of the lesson's examples. Exit 0 when "
                     "every check holds and the mutation score is at least 95%, 1 otherwise.")
-    audit.add_argument("assignment", nargs="?", help="assignment id from course.yml")
+    audit.add_argument("assignment", nargs="?", help=assignment_help)
     audit.add_argument("--all", action="store_true", help="audit every assignment")
     audit.add_argument("--fast", action="store_true", help="grade a sample of the mutants (for CI)")
     audit.add_argument("--only", type=_audit_sections, default=AUDIT_SECTIONS, metavar="PARTS",
                        help=f"comma-separated parts to run (default: all of {','.join(AUDIT_SECTIONS)})")
-    audit.add_argument("--jobs", type=int, default=None, help="parallel grading processes (default: all cores)")
+    audit.add_argument("--jobs", type=_jobs, default=None, help="parallel grading processes (default: all cores)")
     audit.add_argument("--output", type=Path, help="also write the Markdown report to this file")
     audit.add_argument("--html", type=Path, help="write the HTML report for instructors to this file")
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tokens-y-embeddings-autograder")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
 
 
 AUDIT_SECTIONS = ("corpus", "catalogue", "mutant", "lookup")
@@ -271,6 +351,10 @@ def cmd_grade(course, args) -> int:
     from autograder.render.safe_text import github_stop_commands
     from autograder.render.terminal import batch_table, ci_summary, github_annotations, submission_report
 
+    if args.assignment is None:
+        print(f"error: name the assignment to grade: autograder grade ASSIGNMENT [SUBMISSION...]; "
+              f"{course.path.name} defines: {', '.join(course.assignments)}", file=sys.stderr)
+        return EXIT_USAGE
     assignment = course.assignment(args.assignment)
     ci = ci_detected() if args.ci is None else args.ci
     if not args.submissions:
@@ -282,8 +366,14 @@ def cmd_grade(course, args) -> int:
         print(f"error: --results {args.results} is a file; several submissions need a folder for their "
               "results files", file=sys.stderr)
         return EXIT_USAGE
+    missing = [path for path in args.submissions if not path.exists() and not path.is_symlink()]
+    for path in missing:  # a typo, not a student's empty hand-in: nothing is graded or written
+        print(f"error: {path}: no such file or folder", file=sys.stderr)
+    if missing:
+        return EXIT_USAGE
     if (code := sandbox_banner()) is not None:
         return code
+
     def show(result):
         if len(args.submissions) == 1 and not args.quiet and not ci:
             print(submission_report(result))

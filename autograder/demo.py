@@ -71,4 +71,22 @@ def run_demo(course, directory: Path, jobs: int | None = None) -> int:
           f"feedback pages:        {layout.feedback_page('STUDENT', assignment)}\n"
           f"instructor report:     {layout.report(assignment.id)}\n"
           f"grades for the LMS:    {layout.grades_csv}")
+    print(next_steps(course, assignment, layout, student.student))
     return 0
+
+
+def next_steps(course, assignment, layout: CourseLayout, student: str) -> str:
+    """Where to go from the demo: the two pages to open, then the commands of a real course."""
+    course_option = f" --course-dir {layout.root}" if layout.root != course.course_dir.resolve() else ""
+    return "\n".join([
+        "",
+        "Next:",
+        f"  1. open the instructor report in a browser:  {layout.report(assignment.id)}",
+        f"  2. open what {student} reads:  {layout.feedback_page(student, assignment)}",
+        f"  3. grade a notebook of your own (start from the released one, {layout.released_notebook(assignment)}):",
+        f"       autograder grade {assignment.id} PATH/TO/{assignment.notebook}.ipynb",
+        f"  4. after a student hands in again, grade what changed and publish:",
+        f"       autograder grade {assignment.id}{course_option} && autograder feedback {assignment.id}{course_option}",
+        "  5. your own course (README, \"A semester in an nbgrader course directory\"):",
+        "       autograder release --all",
+    ])

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
+import importlib.metadata
 import json
 from pathlib import Path
 
 import pytest
 
 from autograder import samples
-from autograder.cli import main
+from autograder.cli import _parser, main
 from autograder.grading.loose import results_paths
 
 from course_content import catalogue
@@ -113,3 +115,66 @@ def test_grading_writes_only_what_was_asked_and_skips_the_uri_grammar(tmp_path):
     assert sorted(p.name for p in repository.iterdir()) == ["entrega.py", "results.json"]
     assert json.loads((repository / "results.json").read_text())["score"] == 100
     assert list((tmp_path / "casa" / ".cache" / "tokens-y-embeddings" / "hypothesis").rglob("charmap.json.gz"))
+
+
+def test_a_submission_path_that_does_not_exist_is_a_usage_error_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "results.json").write_text("{}", encoding="utf-8")  # an earlier run's: kept as it was
+    assert main(["grade", "bpe_bytes", "no_existe.ipynb"]) == 2
+    err = capsys.readouterr().err
+    assert "no_existe.ipynb: no such file or folder" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json"]
+    assert (tmp_path / "results.json").read_text(encoding="utf-8") == "{}"
+
+
+# --- command-line conventions ----------------------------------------------------------------
+
+def subcommands() -> dict[str, argparse.ArgumentParser]:
+    action = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def test_version_is_the_installed_one(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.strip() == f"autograder {importlib.metadata.version('tokens-y-embeddings-autograder')}"
+
+
+def test_the_top_level_help_is_written_for_users():
+    text = _parser().format_help()
+    assert "English" not in text and "autograder demo" in text
+
+
+@pytest.mark.parametrize("name", sorted(subcommands()))
+def test_every_argument_has_help_and_every_command_examples_and_exit_codes(name):
+    parser = subcommands()[name]
+    undocumented = [a.dest for a in parser._actions if not a.help or a.help == argparse.SUPPRESS]
+    assert not undocumented, f"{name}: no help for {undocumented}"
+    assert f" {name}" in (parser.epilog or ""), f"{name}: no example"
+    assert "exit code" in parser.epilog
+
+
+@pytest.mark.parametrize("name", sorted(subcommands()))
+def test_global_options_are_accepted_after_the_command_too(name):
+    command = [name, "bpe_bytes"] if name in {"gradescope", "feedback", "report"} else [name]
+    options = ["--course", "otro.yml", "--insecure-run-student-code-as-me"]
+    before, after, neither = (_parser().parse_args(argv) for argv in (options + command, command + options, command))
+    assert before.course == after.course == Path("otro.yml")
+    assert before.insecure_run_student_code_as_me and after.insecure_run_student_code_as_me
+    assert neither.course.name == "course.yml" and not neither.insecure_run_student_code_as_me
+
+
+@pytest.mark.parametrize("jobs", ["-3", "0", "dos"])
+@pytest.mark.parametrize("command", [["grade", "bpe_bytes"], ["demo"], ["audit", "bpe_bytes"]])
+def test_jobs_must_be_a_positive_number(command, jobs, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([*command, "--jobs", jobs])
+    assert exit_.value.code == 2 and "--jobs" in capsys.readouterr().err
+
+
+def test_grade_without_arguments_names_the_missing_assignment_only(capsys):
+    assert main(["grade"]) == 2
+    err = capsys.readouterr().err
+    assert "name the assignment to grade" in err and "bpe_bytes" in err
+    assert "submissions" not in err and "required" not in err

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import csv
+from pathlib import Path
 
-from autograder.cli import main
+from autograder.cli import _parser, main
 
 
 def test_the_demo_releases_grades_and_reports_a_class(tmp_path, capsys):
@@ -21,3 +22,13 @@ def test_the_demo_releases_grades_and_reports_a_class(tmp_path, capsys):
     assert (course_dir / "reports" / "bpe_bytes.html").stat().st_size > 10_000
     grades = {row["student_id"]: row for row in csv.DictReader((course_dir / "grades.csv").open())}
     assert sorted(grades) == students and grades["correct-2-days-late"]["bpe_bytes (100)"] == "80"
+    # It ends with what to do next: pages that exist, and commands this CLI accepts.
+    steps = out[out.rindex("Next:"):].splitlines()[1:]
+    pages = [Path(line.split()[-1]) for line in steps if line.strip().startswith(("1.", "2."))]
+    assert len(pages) == 2 and all(p.is_file() and p.suffix == ".html" for p in pages)
+    commands = [line.strip() for line in steps if line.strip().startswith("autograder ")]
+    assert len(commands) == 3
+    for command in commands:
+        for part in command.split(" && "):
+            argv = [a for a in part.split()[1:] if a != "PATH/TO/bpe_bytes.ipynb"]
+            _parser().parse_args(argv)  # exits on an unknown option
