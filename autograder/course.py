@@ -27,6 +27,16 @@ class CourseError(ValueError):
 
 
 @dataclasses.dataclass(frozen=True)
+class Sibling:
+    """Another assignment of the same course, as far as a file handed in can show it."""
+
+    id: str
+    title: str
+    notebook: str
+    functions: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
 class Assignment:
     id: str
     title: str
@@ -37,6 +47,7 @@ class Assignment:
     due: dt.datetime | None = None  # UTC
     late_policy: LatePolicy = LatePolicy()
     visibility: tuple[tuple[str, str], ...] = (("default", "visible"),)  # see visibility_of
+    siblings: tuple[Sibling, ...] = ()  # the course's other assignments, to recognise their files
 
     def visibility_of(self, test_id: str, kind: str) -> str:
         """Gradescope visibility of one test: by its name, else by its kind, else the default."""
@@ -227,6 +238,9 @@ def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
         )
     if not assignments:
         raise CourseError(f"{path}: assignments must define at least one assignment")
+    briefs = [Sibling(a.id, a.title, a.notebook, tuple(a.points)) for a in assignments.values()]
+    assignments = {key: dataclasses.replace(a, siblings=tuple(b for b in briefs if b.id != key))
+                   for key, a in assignments.items()}
     return Course(
         id=_text(meta["id"], "course.id", path),
         title=_text(meta["title"], "course.title", path),

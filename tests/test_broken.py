@@ -397,8 +397,8 @@ CORPUS: dict[str, Case] = {
     # -- files that are not a readable notebook: refused with the reason --
     "invalid-json": Case(_write_bytes("bpe_bytes.ipynb", b'{"cells": [}'), UNREADABLE_JSON, "invalid JSON", REFUSED),
     "truncated": Case(_truncated, UNREADABLE_JSON, "invalid JSON", REFUSED),
-    "empty-file": Case(_write_bytes("bpe_bytes.ipynb", b""), ("error", "no es un cuaderno válido"), "invalid JSON",
-                       REFUSED),
+    "empty-file": Case(_write_bytes("bpe_bytes.ipynb", b""), ("error", "bpe_bytes.ipynb está vacío (0 bytes)"),
+                       "empty file", REFUSED),
     "json-list": Case(_write_bytes("bpe_bytes.ipynb", b"[]"), ("error", "no tiene la estructura de un cuaderno"),
                       "JSON is not a notebook", REFUSED),
     "json-without-cells": Case(_write_bytes("bpe_bytes.ipynb", b'{"metadata": {}, "nbformat": 4}'),
@@ -441,7 +441,8 @@ CORPUS: dict[str, Case] = {
 
     # -- modules --
     "python-module": Case(_module, None, None),
-    "python-module-syntax-error": Case(_module_with_syntax_error, (*FAILED_CELLS, "bpe_bytes.py", "SyntaxError"),
+    "python-module-syntax-error": Case(_module_with_syntax_error, ("output", "Tu módulo lanzó un error al importarse",
+                                                                    "bpe_bytes.py", "SyntaxError"),
                                        "function merge not defined", ALL, "missing"),
 
     # -- archives --
@@ -469,8 +470,8 @@ CORPUS: dict[str, Case] = {
         _zip_unsupported_version, NOT_A_ZIP, "not a valid zip file", REFUSED),
     "zip-two-notebooks": Case(_zip("entrega.zip", [
         ("entrega/copia.ipynb", _reference_bytes), ("entrega/borrador.ipynb", b"{}")]),
-        ("error", "se encontró: entrega/copia.ipynb, entrega/borrador.ipynb"),
-        "expected bpe_bytes.ipynb or .py, found: entrega/copia.ipynb, entrega/borrador.ipynb", REFUSED),
+        ("error", "se encontró: entrega/borrador.ipynb, entrega/copia.ipynb"),
+        "expected bpe_bytes.ipynb or .py, found: entrega/borrador.ipynb, entrega/copia.ipynb", REFUSED),
     "zip-nothing-gradable": Case(_zip("entrega.zip", [("notas.txt", b"hola")]), ("error", "se encontró: ninguno"),
                                  "expected bpe_bytes.ipynb or .py", REFUSED),
     "zip-repetitive-outputs": Case(
@@ -597,16 +598,15 @@ def test_empty_notebook_says_every_function_is_missing(graded, fast_bpe_bytes):
 
 def test_markdown_turned_into_code_fails_in_that_cell_only(graded, corpus_paths):
     notebook = json.loads(corpus_paths["markdown-cell-as-code"].read_text(encoding="utf-8"))
-    number = 1 + _index(notebook["cells"], "", grade_id=MARKDOWN_BEFORE_MERGE)
+    markdown = "".join(notebook["cells"][_index(notebook["cells"], "", grade_id=MARKDOWN_BEFORE_MERGE)]["source"])
+    first_line = next(line.strip() for line in markdown.splitlines() if line.strip())
     (failed,) = graded["markdown-cell-as-code"].load.failed_cells
-    assert failed.startswith(f"<celda {number}>") and "SyntaxError" in failed
+    assert failed.startswith(f"<celda «{first_line[:40]}") and "SyntaxError" in failed  # as the student reads it
 
 
-def test_syntax_error_cell_is_the_only_failed_cell(graded, corpus_paths):
-    notebook = json.loads(corpus_paths["syntax-error-in-one-cell"].read_text(encoding="utf-8"))
-    number = 1 + _index(notebook["cells"], "solution", "merge")
+def test_syntax_error_cell_is_the_only_failed_cell(graded):
     (failed,) = graded["syntax-error-in-one-cell"].load.failed_cells
-    assert failed.startswith(f"<celda {number}>") and "SyntaxError" in failed
+    assert failed.startswith("<celda de merge>") and "SyntaxError" in failed
 
 
 def test_module_syntax_error_names_the_line(graded, fast_bpe_bytes, tmp_path):

@@ -174,9 +174,19 @@ def test_ci_is_detected_from_the_variables_ci_services_set(env, expected):
     assert ci_detected(env) is expected
 
 
+HANDED_IN = ".ipynb"  # the files these tests name are put in their folder, for the CLI to find
+
+
+def written(folder: Path) -> set[str]:
+    return {p.name for p in folder.iterdir() if p.suffix != HANDED_IN}
+
+
 @pytest.fixture
-def fake_grading(monkeypatch, graded):
-    """grade_batch replaced by the results graded once (the CLI's wiring is what these tests look at)."""
+def fake_grading(monkeypatch, graded, tmp_path):
+    """grade_batch replaced by the results graded once (the CLI's wiring is what these tests look at).
+    The files named exist in tmp_path, since the CLI refuses a path that does not exist."""
+    for name in graded:
+        (tmp_path / f"{name}{HANDED_IN}").write_text("{}", encoding="utf-8")
     def fake(assignment, submissions, jobs=None, on_result=None, suite="hidden", warm_up=None):
         results = [dataclasses.replace(graded[Path(s).stem], submission=str(s)) for s in submissions]
         for index, result in enumerate(results):
@@ -191,7 +201,7 @@ def fake_grading(monkeypatch, graded):
 def test_each_ci_variable_turns_ci_mode_on(tmp_path, fake_grading, variable, value):
     run = run_cli(["grade", "bpe_bytes", "merge_drops_tail.ipynb"], {variable: value}, cwd=tmp_path)
     assert run.code == 0
-    assert {p.name for p in tmp_path.iterdir()} == {"results.json", "junit.xml"}
+    assert written(tmp_path) == {"results.json", "junit.xml"}
     assert "Pruebas no superadas:" in run.out and "Prueba general:" not in run.out  # the short summary
     assert ("::notice" in run.out) == (variable == "GITHUB_ACTIONS")
 
@@ -200,7 +210,7 @@ def test_no_ci_keeps_the_full_report_and_writes_no_junit(tmp_path, fake_grading)
     run = run_cli(["grade", "bpe_bytes", "merge_drops_tail.ipynb", "--no-ci"],
                   {"CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(tmp_path / "s.md")}, cwd=tmp_path)
     assert run.code == 0
-    assert {p.name for p in tmp_path.iterdir()} == {"results.json"}
+    assert written(tmp_path) == {"results.json"}
     assert "Prueba general:" in run.out and "::" not in run.out
 
 
@@ -227,8 +237,10 @@ def test_the_log_gets_a_short_spanish_summary_and_no_banner(github_run):
 
 
 def test_the_short_summary_stays_short_when_everything_fails(graded):
-    lines = ci_summary(graded["stub"]).splitlines()
+    lines = ci_summary(synthetic(tests=80)).splitlines()
     assert len(lines) <= 42 and lines[-1].startswith("  … y ") and "junit.xml" in lines[-1]
+    stub = ci_summary(graded["stub"]).splitlines()  # a line per function, each saying why once
+    assert len(stub) <= 42 and sum("NotImplementedError" in line for line in stub) == len(graded["stub"].by_function())
 
 
 def test_results_json_and_junit_are_written_next_to_each_other(github_run):

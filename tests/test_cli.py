@@ -178,3 +178,54 @@ def test_grade_without_arguments_names_the_missing_assignment_only(capsys):
     err = capsys.readouterr().err
     assert "name the assignment to grade" in err and "bpe_bytes" in err
     assert "submissions" not in err and "required" not in err
+
+
+# --- what a student reads: one cause, one line --------------------------------------------------
+
+def graded_output(argv, capsys) -> str:
+    main(argv)
+    return capsys.readouterr().out
+
+
+def test_an_untouched_stub_gets_one_line_per_function_not_per_test(tmp_path, fast_bpe_bytes, capsys):
+    path = samples.build_notebook(fast_bpe_bytes, samples.stub(fast_bpe_bytes), tmp_path / "bpe_bytes.ipynb")
+    out = graded_output(["grade", "bpe_bytes", str(path), "--results", str(tmp_path / "r.json")], capsys)
+    assert out.count("NotImplementedError") == len(fast_bpe_bytes.points)
+    for function in fast_bpe_bytes.points:
+        assert out.count(f"  ✗ {function}: todavía no está implementada") == 1
+    assert "Pruebas no superadas" not in out and "Pista:" not in out
+    # The results file still has every test, each with its own feedback, for Gradescope's per-test view.
+    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert len(data["tests"]) > 30 and all(t["status"] == "failed" for t in data["tests"])
+
+
+def test_a_module_that_does_not_import_says_so_once_and_talks_of_no_cells(tmp_path, fast_bpe_bytes, capsys):
+    path = samples.build_module(fast_bpe_bytes, samples.correct("bpe_bytes"), tmp_path / "bpe_bytes.py")
+    path.write_text(path.read_text(encoding="utf-8").replace("def merge(", "def merge(:", 1), encoding="utf-8")
+    out = graded_output(["grade", "bpe_bytes", str(path), "--results", str(tmp_path / "r.json")], capsys)
+    assert "Tu módulo lanzó un error al importarse" in out and "SyntaxError" in out
+    assert "celda" not in out.lower()
+    for function in fast_bpe_bytes.points:
+        assert out.count(f"  ✗ {function}: no llegó a definirse (tu módulo lanzó un error antes") == 1
+    assert "Pruebas no superadas" not in out
+
+
+def test_a_missing_function_is_one_line_and_the_tests_that_ran_keep_theirs(tmp_path, fast_bpe_bytes, capsys):
+    renamed = samples.Sample("merge_renamed", "buggy", "merge renamed",
+                             replace={"merge": "def fusionar(ids, pair, idx):\n    return list(ids)"})
+    path = samples.build_notebook(fast_bpe_bytes, renamed, tmp_path / "bpe_bytes.ipynb")
+    out = graded_output(["grade", "bpe_bytes", str(path), "--results", str(tmp_path / "r.json")], capsys)
+    assert out.count("  ✗ merge: no se encontró en tu entrega") == 1
+    assert out.count("✗ merge: ") == 1  # and no line per test of merge
+
+
+def test_visible_checks_are_not_presented_as_the_grade(tmp_path, fast_bpe_bytes, capsys):
+    buggy = next(s for s in catalogue("bpe_bytes", "buggy") if s.name == "merge_drops_tail")
+    path = samples.build_notebook(fast_bpe_bytes, buggy, tmp_path / "bpe_bytes.ipynb")
+    out = graded_output(["grade", "bpe_bytes", str(path), "--visible", "--results", str(tmp_path / "r.json")], capsys)
+    heading = out.splitlines()[1]
+    assert heading.startswith("Comprobaciones visibles: ") and "no es tu nota" in heading
+    assert "Puntuación" not in out
+    ci = graded_output(["grade", "bpe_bytes", str(path), "--visible", "--ci", "--results", str(tmp_path / "r.json")],
+                       capsys)
+    assert "no es tu nota" in ci and "Puntuación" not in ci

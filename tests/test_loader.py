@@ -15,6 +15,7 @@ import ast
 import copy
 import json
 import keyword
+import shutil
 import time
 from pathlib import Path
 
@@ -24,11 +25,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autograder import samples
+from autograder.cli import main
 from autograder.grading.batch import grade_batch
 from autograder.grading.kit import build_kit
 from autograder.grading.session import grade_submission
 from autograder.notebook.lesson import load_source_notebook
-from autograder.notebook.loader import Cell, SubmissionError, load_submission, program_from_notebook
+from autograder.notebook.loader import Cell, SubmissionError, cell_label, load_submission, program_from_notebook
 from autograder.sandbox.magics import neutralize as neutralize_magics
 from autograder.samples import Sample
 
@@ -62,10 +64,15 @@ def build(assignment, path: Path, sample: Sample = CORRECT, *, after: dict | Non
 
 
 def cell_name(path: Path, source: str) -> str:
-    """How the loader names the cell of `path` whose source is `source` ("<celda N>", N counts every cell)."""
+    """How the loader names the cell of `path` whose source is `source` (test_cells_are_named_as_a_student_finds_them)."""
     notebook = nbformat.read(path, as_version=4)
-    number = next(n for n, cell in enumerate(notebook.cells, start=1) if cell.source == source)
-    return f"<celda {number}>"
+    taken: set[str] = set()
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            label = cell_label(cell.source, taken)
+            if cell.source == source:
+                return label
+    raise LookupError(source)
 
 
 def _delete(role: str, function: str):
@@ -302,7 +309,7 @@ def release_with_given(bpe_bytes):
         "nbgrader": {"grade_id": "given_1", "locked": True, "solution": False, "grade": False},
         "autograder": {"role": "given"},
     })
-    release.cells.insert(1, given_cell)  # cell number 2
+    release.cells.insert(1, given_cell)
     return release
 
 
@@ -313,16 +320,16 @@ def _given_index(notebook) -> int:
 def test_untouched_given_cell_runs_without_notes(release_with_given):
     program = program_from_notebook(copy.deepcopy(release_with_given), release_with_given)
     assert program.notes == []
-    assert program.cells[0] == Cell("<celda 2>", GIVEN_SOURCE)
+    assert program.cells[0] == Cell("<celda «%matplotlib inline»>", GIVEN_SOURCE)
 
 
 def test_edited_given_cell_uses_the_release_version(release_with_given):
     submission = copy.deepcopy(release_with_given)
     submission.cells[_given_index(submission)].source = "BASE = 0\n"
     program = program_from_notebook(submission, release_with_given)
-    assert program.cells[0] == Cell("<celda 2>", GIVEN_SOURCE)
+    assert program.cells[0] == Cell("<celda «BASE = 0»>", GIVEN_SOURCE)  # named as the student's copy reads
     assert not any("BASE = 0" in cell.source for cell in program.cells)
-    assert program.notes == ["La celda 2 estaba bloqueada y fue modificada: se usó la versión original."]
+    assert program.notes == ["La celda bloqueada «BASE = 0» fue modificada: se usó la versión original."]
 
 
 def test_deleted_given_cell_is_restored(release_with_given):
@@ -381,6 +388,101 @@ def test_folder_with_one_notebook_of_another_name_uses_it(bpe_bytes, tmp_path):
     build(bpe_bytes, tmp_path / "mi_entrega.ipynb")
     program = load_submission(tmp_path, bpe_bytes, load_source_notebook(bpe_bytes))
     assert any("def merge(" in cell.source for cell in program.cells)
+
+
+@pytest.mark.parametrize("layout", ["entrega/bpe_bytes.ipynb", "entrega/sub/bpe_bytes.ipynb", "entrega/otro_nombre.ipynb"])
+def test_a_folder_is_searched_as_a_zip_is(bpe_bytes, tmp_path, layout):
+    """Gradescope unpacks a zipped folder into the submission folder: the notebook one level down."""
+    release = load_source_notebook(bpe_bytes)
+    build(bpe_bytes, tmp_path / "dir" / layout)
+    (tmp_path / "dir" / "entrega" / ".ipynb_checkpoints").mkdir(parents=True)
+    build(bpe_bytes, tmp_path / "dir" / "entrega" / ".ipynb_checkpoints" / "bpe_bytes-checkpoint.ipynb")
+    (tmp_path / "dir" / "LEEME.txt").write_text("hola", encoding="utf-8")
+    shutil.make_archive(str(tmp_path / "entrega"), "zip", tmp_path / "dir")
+    from_folder = load_submission(tmp_path / "dir", bpe_bytes, release)
+    from_zip = load_submission(tmp_path / "entrega.zip", bpe_bytes, release)
+    assert from_folder.handed_in == Path(layout).name and from_zip.handed_in == layout
+    assert [c.source for c in from_folder.cells] == [c.source for c in from_zip.cells]
+    assert any("def merge(" in cell.source for cell in from_folder.cells)
+
+
+def test_a_folder_with_two_candidates_deep_down_is_refused_as_a_zip_is(bpe_bytes, tmp_path):
+    for name in ("a/borrador.ipynb", "b/copia.ipynb"):
+        build(bpe_bytes, tmp_path / "dir" / name)
+    shutil.make_archive(str(tmp_path / "entrega"), "zip", tmp_path / "dir")
+    release = load_source_notebook(bpe_bytes)
+    messages = []
+    for path in (tmp_path / "dir", tmp_path / "entrega.zip"):
+        with pytest.raises(SubmissionError) as caught:
+            load_submission(path, bpe_bytes, release)
+        messages.append(caught.value.student_message)
+    assert messages[0] == messages[1] and "a/borrador.ipynb, b/copia.ipynb" in messages[0]
+
+
+# --- a file of another assignment ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def released_notebooks(course, tmp_path_factory):
+    """Each assignment's released notebook (every function a stub) and its reference as a module."""
+    folder = tmp_path_factory.mktemp("released")
+    for assignment in course.assignments.values():
+        nbformat.write(load_source_notebook(assignment), folder / f"{assignment.notebook}.ipynb")
+        shutil.copy(assignment.solution_path, folder / f"{assignment.notebook}.py")
+    return folder
+
+
+@pytest.mark.parametrize("suffix", [".ipynb", ".py"])
+def test_a_file_of_another_assignment_is_named_in_one_sentence(course, released_notebooks, suffix):
+    for graded in course.assignments.values():
+        release = load_source_notebook(graded)
+        for handed_in in course.assignments.values():
+            path = released_notebooks / f"{handed_in.notebook}{suffix}"
+            if handed_in is graded:
+                load_submission(path, graded, release)  # its own file: graded
+                continue
+            with pytest.raises(SubmissionError) as caught:
+                load_submission(path, graded, release)
+            message = caught.value.student_message
+            assert message.count(".") <= 3 and "\n" not in message  # one sentence, plus file names
+            assert f"«{handed_in.title}»" in message and f"entrega tu {graded.notebook}.ipynb" in message
+            assert f"assignment {handed_in.id}" in caught.value.instructor_message
+
+
+def test_a_partial_notebook_is_never_taken_for_another_assignment(bpe_bytes, tmp_path):
+    """bpe_bytes shares encode and decode with tokenizacion: a student who wrote only those is graded."""
+    path = tmp_path / "bpe_bytes.py"
+    path.write_text("def encode(text, merges):\n    return []\n\ndef decode(ids, vocab):\n    return ''\n")
+    program = load_submission(path, bpe_bytes, load_source_notebook(bpe_bytes))
+    assert program.module_name == "bpe_bytes"
+
+
+def test_another_assignments_notebook_gets_one_line_from_the_cli(course, released_notebooks, tmp_path, capsys):
+    code = main(["grade", "bpe_bytes", str(released_notebooks / "tokenizacion.ipynb"),
+                 "--results", str(tmp_path / "r.json")])
+    out = capsys.readouterr().out
+    assert code == 1 and "Este archivo es de otra tarea" in out
+    assert "No se encontró la función" not in out and "Todavía no está implementada" not in out
+
+
+# --- cells are named as a student finds them -----------------------------------------------
+
+@pytest.mark.parametrize("source, label", [
+    ("def merge(ids, pair, idx):\n    return ids\n", "<celda de merge>"),
+    ("import re\n\ndef helper():\n    pass\n\ndef encode(text):\n    pass\n", "<celda de helper>"),
+    ("def roto(:\n    pass\n", "<celda de roto>"),  # does not parse: read line by line
+    ("\n\n  vocab = build_vocab(merges)\n", "<celda «vocab = build_vocab(merges)»>"),
+    ("print('una línea muy larga que no cabe en una etiqueta de celda')", "<celda «print('una línea muy larga que no cabe e…»>"),
+    ("x = '\x1b[2Jborrado'", "<celda «x = '[2Jborrado'»>"),
+    ("   \n", "<celda vacía>"),
+])
+def test_cells_are_named_as_a_student_finds_them(source, label):
+    assert cell_label(source, set()) == label
+
+
+def test_cell_names_are_unique_in_a_notebook():
+    taken: set[str] = set()
+    names = [cell_label("def merge():\n    pass\n", taken) for _ in range(3)]
+    assert names == ["<celda de merge>", "<celda de merge, 2.ª>", "<celda de merge, 3.ª>"]
 
 
 # --- broken submissions: a Spanish reason for the student, never an exception ---------------
@@ -445,7 +547,10 @@ BROKEN = {
     "json-list": (_write("lista.ipynb", b"[]"), "no tiene la estructura de un cuaderno", "JSON is not a notebook"),
     "json-dict": (_write("dict.ipynb", b'{"a": 1}'), "no tiene la estructura de un cuaderno", "JSON is not a notebook"),
     "not-utf8": (_write("latin.ipynb", b"\xff\xfe{\x00}\x00"), "no está guardado en UTF-8", "not UTF-8"),
-    "empty": (_write("vacio.ipynb", b""), "no es un cuaderno válido", "invalid JSON"),
+    "empty": (_write("vacio.ipynb", b""), "vacio.ipynb está vacío (0 bytes)", "empty file (0 bytes)"),
+    "blank": (_write("blanco.ipynb", b"\n \n"), "blanco.ipynb está vacío (3 bytes)", "empty file (3 bytes)"),
+    "empty-module": (_write("vacio.py", b""), "vacio.py está vacío (0 bytes): no contiene ninguna función",
+                     "empty file (0 bytes)"),
     "txt": (_txt, "no es un cuaderno (.ipynb), un módulo (.py) ni un .zip", "expected a .ipynb, .py or .zip file"),
     "folder-two-notebooks": (_two_notebooks, "La entrega debe contener bpe_bytes.ipynb",
                              "expected bpe_bytes.ipynb or .py, found: borrador.ipynb, copia.ipynb"),

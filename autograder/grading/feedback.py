@@ -57,10 +57,10 @@ def classify(excinfo, kind: str) -> tuple[str, str, str]:
         return (Outcome.TIMEOUT if error.timed_out else Outcome.CRASHED,
                 f"Tu código llamó a `{error.helper}` (mientras se califica esta función se usa su versión de "
                 f"referencia) con argumentos que la hacen superar el límite de {limit}." + example,
-                f"served helper over its limits: {error}")
+                str(error))  # "reference helper X over its limits: ..."
     if isinstance(error, st.StudentCrashed):
         return (Outcome.CRASHED, "El proceso que ejecuta tu código terminó de forma inesperada (¿sys.exit, os._exit, "
-                "memoria agotada o recursión infinita?)." + example, f"worker crashed: {error}")
+                "memoria agotada o recursión infinita?)." + example, str(error))  # "the worker died...", in English
     if isinstance(error, Feedback):
         return Outcome.WRONG, _clip(str(error).split("\nassert")[0]) + example, "wrong answer (safe message)"
     if isinstance(error, AssertionError) and kind == "visible":

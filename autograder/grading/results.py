@@ -30,8 +30,7 @@ class Outcome(enum.StrEnum):
 
 OUTCOMES = tuple(Outcome)
 # Outcomes the instructor report lists as incidents rather than as plain wrong answers.
-INCIDENTS = {Outcome.TIMEOUT: "timed out", Outcome.CRASHED: "the worker died",
-             Outcome.BAD_RETURN: "returned a non-data object", Outcome.GRADER_ERROR: "grader error"}
+INCIDENTS = frozenset({Outcome.TIMEOUT, Outcome.CRASHED, Outcome.BAD_RETURN, Outcome.GRADER_ERROR})
 
 
 def _freeze(instance, **fields) -> None:
@@ -63,18 +62,29 @@ class TestResult:
     def passed(self) -> bool:
         return self.outcome is Outcome.PASSED
 
+    @property
+    def not_implemented(self) -> bool:
+        """The student's function raised NotImplementedError, as the released stub does.
+
+        No outcome of its own: feedback.classify records it as RAISED, and names the exception only
+        in the instructor note."""
+        return self.outcome is Outcome.RAISED and self.instructor_note == "student raised NotImplementedError"
+
 
 @dataclasses.dataclass(frozen=True)
 class LoadSummary:
     notes: tuple[str, ...] = ()  # Spanish
     failed_cells: tuple[str, ...] = ()  # Spanish, one line per cell
     skipped_cells: tuple[str, ...] = ()
+    skipped_notes: tuple[str, ...] = ()  # the same cells, for the instructor (English)
     missing_functions: tuple[str, ...] = ()
     output: str = ""  # what the cells printed while loading (before any hidden input existed)
+    module: bool = False  # a .py module was handed in: it has no cells, one file
 
     def __post_init__(self):
         _freeze(self, notes=tuple(self.notes), failed_cells=tuple(self.failed_cells),
-                skipped_cells=tuple(self.skipped_cells), missing_functions=tuple(self.missing_functions))
+                skipped_cells=tuple(self.skipped_cells), skipped_notes=tuple(self.skipped_notes),
+                missing_functions=tuple(self.missing_functions))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,6 +105,7 @@ class GradeResult:
     submitted_at: str = ""  # ISO 8601 UTC, from nbgrader's timestamp.txt; "" when unknown
     late_seconds: float = 0.0  # past the due date, grace period included
     late_penalty: float = 0.0  # points taken off by the course's late policy
+    suite: str = "hidden"  # or "visible": the release's visible checks, which are not the grade
 
     def __post_init__(self):
         _freeze(self, tests=tuple(self.tests))
@@ -116,23 +127,22 @@ class GradeResult:
         """The grader, not the student, failed somewhere: the whole submission or one test."""
         return self.grader_fault or any(t.outcome is Outcome.GRADER_ERROR for t in self.tests)
 
-    def incidents(self) -> list[str]:
-        """English lines for the instructor: time-outs, crashes and objects the sandbox refused.
-
-        These are where an attack on the grader, or a runaway submission, shows up."""
-        lines = [f"{cell} (while loading)" for cell in self.load.skipped_cells]
-        lines += [f"{t.test_id}: {INCIDENTS[t.outcome]} ({t.instructor_note})"
-                  for t in self.tests if t.outcome in INCIDENTS]
-        if self.error_instructor:
-            lines.append(self.error_instructor)
-        return lines
-
     def failed_tests(self) -> list[TestResult]:
         """Tests that did not pass, in the order a student should read them: narrow fixed cases first (each
         names one misconception), then generated properties, then broad tests (whole published examples,
         catch-alls). None for a submission that could not be loaded (its error says why, once)."""
         failed = [t for t in self.tests if not t.passed and t.outcome is not Outcome.BROKEN_SUBMISSION]
         return sorted(failed, key=lambda t: (t.outcome is Outcome.PARTIAL, t.broad, t.kind == "property"))
+
+    def unimplemented_functions(self) -> set[str]:
+        """Functions the student has not written: every test found them not defined, or raising
+        NotImplementedError. An error case gated behind a basic test says nothing either way."""
+        unwritten: dict[str, bool] = {}
+        for test in self.tests:
+            if test.outcome is not Outcome.GATED:
+                unwritten[test.function] = unwritten.get(test.function, True) and (
+                    test.outcome is Outcome.MISSING or test.not_implemented)
+        return {function for function, never_written in unwritten.items() if never_written}
 
     def by_function(self) -> dict[str, tuple[float, float]]:
         totals: dict[str, list[float]] = {}

@@ -61,7 +61,7 @@ def grade_handed_in(kit: GradingKit, label: str, handed_in: Program | Submission
     load = _load_summary(program, session, assignment)
     tests = score_tests(raw_tests, assignment.points, assignment.visibility_of)
     return GradeResult(assignment.id, label, tests, load, assignment.max_score,
-                       duration_seconds=round(time.monotonic() - started, 3))
+                       duration_seconds=round(time.monotonic() - started, 3), suite=suite)
 
 
 def _run_hidden_suite(kit: GradingKit, session: StudentSession):
@@ -76,11 +76,18 @@ def _run_hidden_suite(kit: GradingKit, session: StudentSession):
 def _load_summary(program, session: StudentSession, assignment) -> LoadSummary:
     report = session.load_report or {}
     failed = [_describe_failed_cell(entry) for entry in report.get("failed_cells", [])]
-    skipped = [f"{entry['cell']}: se omitió porque {entry['why']}" for entry in report.get("skipped_cells", [])]
+    skipped = report.get("skipped_cells", [])
     defined = report.get("functions", {})
     missing = [name for name in assignment.points if defined and name not in defined]
-    return LoadSummary(notes=list(program.notes), failed_cells=failed, skipped_cells=skipped,
-                       missing_functions=missing, output=report.get("output", ""))
+    return LoadSummary(notes=list(program.notes), failed_cells=failed,
+                       skipped_cells=[f"{e['cell']}: se omitió porque {SKIPPED_BECAUSE[e['why']][0]}" for e in skipped],
+                       skipped_notes=[f"{e['cell']}: skipped while loading: {SKIPPED_BECAUSE[e['why']][1]}" for e in skipped],
+                       missing_functions=missing, output=report.get("output", ""), module=program.notebook is None)
+
+
+# Why a cell was skipped while loading: (for the student, for the instructor).
+SKIPPED_BECAUSE = {"timeout": ("tardó demasiado", "it took too long"),
+                   "died": ("terminó el proceso", "it ended its worker process")}
 
 
 def _describe_failed_cell(entry) -> str:

@@ -185,13 +185,13 @@ class StudentSession:
             worker.close()
             index = current["cell"]
             if not isinstance(index, int) or not 0 <= index < len(kept):
-                raise StudentCrashed("el proceso murió antes de cargar el código") from exc
-            why = "tardó demasiado" if isinstance(exc, WorkerTimeout) else "terminó el proceso"
+                raise StudentCrashed("the worker died before the code was loaded") from exc
+            why = "timeout" if isinstance(exc, WorkerTimeout) else "died"  # session.SKIPPED_BECAUSE words it
             self.skipped[kept[index][0]] = why
             return
         if reply.get("op") != "loaded" or not isinstance(reply.get("cells"), list):
             worker.close()
-            raise StudentCrashed("respuesta inesperada al cargar el código")
+            raise StudentCrashed("the worker sent an unexpected reply while loading the code")
         self.worker = worker
         if self.load_report is None:
             self.load_report = self._describe_load(kept, reply)
@@ -445,7 +445,7 @@ class StudentSession:
         except codec.CodecError:
             pass
         self._drop_worker()
-        raise StudentCrashed("respuesta ilegible del proceso del estudiante")
+        raise StudentCrashed("the worker sent an unreadable reply")
 
 
 class StudentProxy:

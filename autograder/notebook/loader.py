@@ -22,6 +22,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
+import os
+import re
 import stat
 import zipfile
 from pathlib import Path, PurePosixPath
@@ -60,10 +62,70 @@ def load_submission(path: Path | str, assignment, release: nbformat.NotebookNode
     """Read one submission: a notebook, a .py module, or a folder or .zip holding one."""
     name, raw = read_submission_file(Path(path), assignment)
     where = Path(path) / name if Path(path).suffix == ".zip" else Path(name)
+    if not raw.strip():
+        raise SubmissionError(
+            f"{where.name} está vacío ({len(raw)} bytes): no llegó a guardarse. Ábrelo en Jupyter, guárdalo "
+            "(Ctrl+S) y vuelve a entregarlo." if where.suffix == ".ipynb" else
+            f"{where.name} está vacío ({len(raw)} bytes): no contiene ninguna función.",
+            f"{where}: empty file ({len(raw)} bytes)")
     if name.endswith(".py"):
-        return Program([Cell(Path(name).name, _decode_text(raw, where))], module_name=Path(name).stem, handed_in=name)
-    program = program_from_notebook(read_notebook(raw, where), release)
+        source = _decode_text(raw, where)
+        check_assignment(defined_functions([source]), assignment, where)
+        return Program([Cell(Path(name).name, source)], module_name=Path(name).stem, handed_in=name)
+    notebook = read_notebook(raw, where)
+    check_assignment(defined_functions(_code_sources(notebook.cells)), assignment, where)
+    program = program_from_notebook(notebook, release)
     return dataclasses.replace(program, handed_in=name)
+
+
+def defined_functions(sources) -> set[str]:
+    """The top-level functions that pieces of code define, read without running them (a piece
+    that does not parse, with IPython syntax say, is read line by line)."""
+    names = set()
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            names.update(match.group(1) for match in _DEF_LINE.finditer(source))
+            continue
+        names.update(node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    return names
+
+
+_DEF_LINE = re.compile(r"^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(", re.MULTILINE)
+
+
+def check_assignment(defined: set[str], assignment, where: Path) -> None:
+    """Refuse a file that is plainly another assignment's, so its student reads one sentence instead
+    of a "not found" line per test. Plainly: it defines a function that only the other assignment
+    has and none that only this one has, and the other matches what it defines better (shared names
+    over all names: these assignments share get_stats, encode, decode...). A partial notebook of
+    this assignment (only `encode` and `decode`, say) is never taken for another's."""
+    own = set(assignment.points)
+
+    def likeness(functions) -> float:
+        return len(defined & functions) / len(defined | functions)
+
+    others = [other for other in assignment.siblings if defined & (set(other.functions) - own)]
+    if not others:
+        return
+    best = max(others, key=lambda other: likeness(set(other.functions)))
+    if not defined & own <= set(best.functions) or likeness(set(best.functions)) <= likeness(own):
+        return
+    shared = ", ".join(sorted(defined & set(best.functions))[:4])
+    raise SubmissionError(
+        f"Este archivo es de otra tarea, «{best.title}» ({best.notebook}{where.suffix}): aquí se califica "
+        f"«{assignment.title}», así que entrega tu {assignment.notebook}.ipynb.",
+        f"{where}: this is a file of assignment {best.id} (it defines {shared}...), not of {assignment.id}")
+
+
+def _code_sources(cells) -> list[str]:
+    sources = []
+    for cell in cells:
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            source = cell.get("source", "")
+            sources.append("".join(source) if isinstance(source, list) else str(source))
+    return sources
 
 
 def read_submission_file(path: Path, assignment) -> tuple[str, bytes]:
@@ -90,8 +152,14 @@ def _too_large(path) -> SubmissionError:
                            f"{path}: larger than {MAX_SUBMISSION_BYTES // 2**20} MiB")
 
 
+IGNORED_FOLDERS = frozenset({"__MACOSX", ".ipynb_checkpoints"})  # what macOS's zip and Jupyter's autosave leave
+
+
 def _pick(names: list[str], assignment) -> str | None:
-    """The file to grade among `names`: the assignment's own name first, else the only candidate."""
+    """The file to grade among `names` (paths in a folder or a zip, at any depth): the assignment's
+    own name first, else the only candidate. One rule for folders and zips, since a zip handed in
+    to Gradescope arrives unpacked into a folder."""
+    names = [n for n in names if not IGNORED_FOLDERS & set(PurePosixPath(n).parts[:-1])]
     for wanted in (f"{assignment.notebook}.ipynb", f"{assignment.notebook}.py"):
         matches = [n for n in names if PurePosixPath(n).name == wanted]
         if len(matches) == 1:
@@ -101,9 +169,9 @@ def _pick(names: list[str], assignment) -> str | None:
 
 
 def _pick_from_directory(directory: Path, assignment) -> Path:
-    names = sorted(p.name for p in directory.iterdir() if p.is_file() and not p.is_symlink())
+    names = _files_in(directory)
     chosen = _pick(names, assignment)
-    zips = [n for n in names if n.endswith(".zip")]
+    zips = [n for n in names if n.endswith(".zip") and "/" not in n]
     if chosen is None and len(zips) == 1:
         chosen = zips[0]  # an archive handed in as it was uploaded (an LMS import, say)
     if chosen is None:
@@ -111,8 +179,23 @@ def _pick_from_directory(directory: Path, assignment) -> Path:
     return directory / chosen
 
 
+def _files_in(directory: Path) -> list[str]:
+    """Every regular file under `directory`, as sorted relative POSIX paths; symbolic links are
+    neither followed nor listed. As many as a zip may hold: a bigger tree is refused, not walked."""
+    names = []
+    for folder, subfolders, files in os.walk(directory):  # os.walk follows no links by default
+        subfolders.sort()
+        base = Path(folder).relative_to(directory)
+        names += [(base / f).as_posix() for f in files if (Path(folder) / f).is_file()
+                  and not (Path(folder) / f).is_symlink()]
+        if len(names) > MAX_ZIP_ENTRIES:
+            raise SubmissionError(f"{directory.name} contiene demasiados archivos.",
+                                  f"{directory}: more than {MAX_ZIP_ENTRIES} files")
+    return sorted(names)
+
+
 def _nothing_to_grade(where, names, assignment) -> SubmissionError:
-    found = ", ".join(n for n in names if n.endswith((".ipynb", ".py")))
+    found = ", ".join(sorted(n for n in names if n.endswith((".ipynb", ".py"))))
     return SubmissionError(
         f"La entrega debe contener {assignment.notebook}.ipynb (o {assignment.notebook}.py); "
         f"se encontró: {found or 'ninguno'}.",
@@ -245,9 +328,9 @@ def release_role(cell) -> str | None:
 def program_from_notebook(notebook: nbformat.NotebookNode, release: nbformat.NotebookNode) -> Program:
     """The code to run: checks and demos (every copy) are left out, given code (every copy) is the
     release's, and given cells the student deleted are put back first."""
-    code = [(n, c) for n, c in enumerate(notebook.cells, start=1) if c.get("cell_type") == "code"]
-    cells, notes, seen = [], [], set()
-    for (number, _), match in zip(code, match_release([c for _, c in code], release)):
+    code = [c for c in notebook.cells if c.get("cell_type") == "code"]
+    cells, notes, seen, labels = [], [], set(), set()
+    for match in match_release(code, release):
         role = release_role(match.original) if match.original is not None and match.original.cell_type == "code" else None
         if role is not None:
             seen.add(match.original.metadata["nbgrader"]["grade_id"])
@@ -255,11 +338,13 @@ def program_from_notebook(notebook: nbformat.NotebookNode, release: nbformat.Not
             continue
         source = match.cell.get("source", "")
         source = "".join(source) if isinstance(source, list) else str(source)
+        label = cell_label(source, labels)
         if role == "given":
             if source != match.original.source:
-                notes.append(f"La celda {number} estaba bloqueada y fue modificada: se usó la versión original.")
+                notes.append(f"La celda bloqueada {label[1:-1].removeprefix('celda ')} fue modificada: "
+                             "se usó la versión original.")
             source = match.original.source
-        cells.append(Cell(f"<celda {number}>", source))
+        cells.append(Cell(label, source))
     missing_given = [c for c in release.cells if c.cell_type == "code" and release_role(c) == "given"
                      and c.metadata["nbgrader"]["grade_id"] not in seen]
     if missing_given:
@@ -267,6 +352,26 @@ def program_from_notebook(notebook: nbformat.NotebookNode, release: nbformat.Not
         cells[:0] = [Cell(f"<enunciado {c.metadata['nbgrader']['grade_id']}>", c.source) for c in missing_given]
     _check_size(cells)
     return Program(cells, notes=notes, ipython_syntax=True, notebook=notebook)
+
+
+def cell_label(source: str, taken: set[str]) -> str:
+    """A cell's name in tracebacks and feedback, as a student can find it: Jupyter numbers no cells,
+    so it is the function the cell defines, else its first line ("<celda de merge>",
+    "<celda «vocab = build_vocab(…»>"). Unique within the notebook, since tracebacks are keyed by it;
+    in angle brackets, so that nothing takes it for a file's path."""
+    functions = sorted(defined_functions([source]), key=source.find)
+    if functions:
+        label = f"celda de {functions[0]}"
+    else:
+        first = next((line.strip() for line in source.splitlines() if line.strip()), "")
+        first = "".join(ch for ch in first if ch.isprintable())
+        label = f"celda «{first[:40]}…»" if len(first) > 40 else f"celda «{first}»" if first else "celda vacía"
+    unique, copy = label, 1
+    while f"<{unique}>" in taken:
+        copy += 1
+        unique = f"{label}, {copy}.ª"
+    taken.add(f"<{unique}>")
+    return f"<{unique}>"
 
 
 MAX_CODE_CELLS = 1000

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 from autograder.grading.results import GradeResult
-from autograder.render.student_text import overall_output, test_output
+from autograder.render.student_text import overall_output, test_output, tests_to_explain, unrun_functions
 from autograder.render.html_page import card, esc, meter, page, points, submission_label, table
 
 
@@ -93,11 +93,18 @@ def _test_box(test, kind: str) -> str:
 
 
 def _failed_tests(result: GradeResult) -> str:
-    # A submission that could not be loaded fails every test for one reason, already shown above.
-    failed = result.failed_tests()
-    if not failed:
-        return ""
-    return f'<h2>Pruebas no superadas ({len(failed)})</h2>' + "".join(_test_box(t, "bad") for t in failed)
+    # A submission that could not be loaded fails every test for one reason, already shown above;
+    # a function that is not there or not written yet, for one reason each, said once.
+    unrun, failed = unrun_functions(result), tests_to_explain(result)
+    parts = []
+    if unrun:
+        items = "".join(f'<li><span class="mark-bad">✗</span> <strong>{esc(function)}</strong>: {esc(why)}</li>'
+                        for function, why in unrun.items())
+        parts.append(f'<h2>Funciones que no se pudieron probar ({len(unrun)})</h2>'
+                     f'<ul class="compact sentences">{items}</ul>')
+    if failed:
+        parts.append(f'<h2>Pruebas no superadas ({len(failed)})</h2>' + "".join(_test_box(t, "bad") for t in failed))
+    return "".join(parts)
 
 
 def _passed_tests(result: GradeResult) -> str:

@@ -60,6 +60,8 @@ svg.meter.fail rect { fill: var(--bad); }
 ul.compact { columns: 2 18rem; column-gap: 2rem; list-style: none; padding-left: 0; margin: .4rem 0;
              font-size: .92rem; }
 ul.compact li { break-inside: avoid; padding-left: 1.2em; text-indent: -1.2em; }
+ul.compact.sentences { columns: 1; font-size: 1rem; }  /* a reason per line: read, not scanned */
+ul.compact.sentences li { margin: .25rem 0; }
 ul.lines { margin: .3rem 0; padding-left: 1.2rem; }
 figure.chart { margin: .5rem 0 1rem; }
 figure.chart svg { display: block; width: 100%; max-width: 720px; height: auto; }

@@ -8,14 +8,17 @@ submissions table sorts with a few lines of inline script.
 
 from __future__ import annotations
 
+import collections
 import statistics
 
-from autograder.grading.results import GradeResult, Outcome
+from autograder.grading.results import INCIDENTS, GradeResult, Outcome
 from autograder.render.html_page import card, esc, meter, page, points, submission_label, table
+from autograder.render.instructor_words import OUTCOME_WORDS, why_failed
 
 BINS = 10  # score distribution: 0-10 %, 10-20 %, ..., 90-100 % of the maximum
 SLOWEST = 10
 INCIDENT_LINES = 5  # per submission, before the rest folds away
+TESTS_NAMED = 3  # per incident line: an attack can trip every test, and the first few make the point
 
 SORT_SCRIPT = """
 (function () {
@@ -60,6 +63,7 @@ def report_page(results: list[GradeResult], assignment, course_title: str) -> st
         _header(assignment, course_title, results),
         _summary(results, assignment),
         _distribution(results),
+        _unimplemented(results, assignment),
         _failure_rates(results),
         _misconceptions(results),
         _incidents(results),
@@ -150,29 +154,66 @@ def _distribution(results: list[GradeResult]) -> str:
             "the last band includes full marks.</figcaption></figure>")
 
 
-def _failure_rates(results: list[GradeResult]) -> str:
+def _unimplemented(results: list[GradeResult], assignment) -> str:
+    """Per function, how many loaded submissions wrote it: the others are out of its tests' failure rates."""
+    title = '<h2 id="unimplemented">Functions not implemented</h2>'
     graded = _graded(results)
     if not graded:
-        why = "No submission could be loaded." if results else "No submissions."
-        return '<h2 id="failures">Failure rate per test</h2>' + _none(why)
+        return title + _none("No submission could be loaded." if results else "No submissions.")
+    rows = []
+    for name in assignment.points:
+        unwritten = [r for r in graded if name in r.unimplemented_functions()]
+        not_defined = sum(name in r.load.missing_functions for r in unwritten)
+        rows.append(f'<tr><td class="code">{esc(name)}</td>'
+                    f'<td class="num">{len(graded) - len(unwritten)} / {len(graded)}</td>'
+                    f'<td class="num">{len(unwritten) - not_defined}</td><td class="num">{not_defined}</td></tr>')
+    headers = [("Function", ""), ("Implemented", "num"), ("Left as the stub", "num"), ("Not defined", "num")]
+    return (title + f'<p class="note">Of the {_count(len(graded), "submission")} that could be loaded. A function '
+            "is not implemented when every test found it still raising NotImplementedError (the released stub) "
+            "or not defined at all; those submissions are left out of its tests' failure rates below.</p>"
+            + table("unimplemented", headers, rows))
+
+
+def _failure_rates(results: list[GradeResult]) -> str:
+    graded = _graded(results)
+    title = '<h2 id="failures">Failure rate per test</h2>'
+    if not graded:
+        return title + _none("No submission could be loaded." if results else "No submissions.")
     order: dict[str, str] = {}  # test_id -> name, in the suite's order
-    failed: dict[str, int] = {}
+    tried: dict[str, int] = {}  # test_id -> submissions that implemented its function
+    reasons: dict[str, collections.Counter] = {}  # test_id -> why it failed -> how many times
     for r in graded:
+        unwritten = r.unimplemented_functions()
         for t in r.tests:
             order.setdefault(t.test_id, t.name)
-            failed[t.test_id] = failed.get(t.test_id, 0) + (not t.passed)
-    ranked = sorted(order, key=lambda test_id: -failed[test_id])  # stable: ties keep the suite's order
+            tried.setdefault(t.test_id, 0)
+            reasons.setdefault(t.test_id, collections.Counter())
+            if t.function in unwritten:
+                continue  # an untouched stub fails every test alike and would swamp the rates
+            tried[t.test_id] += 1
+            if not t.passed:
+                reasons[t.test_id][why_failed(t)] += 1
+
+    def rate(test_id: str) -> float | None:
+        return reasons[test_id].total() / tried[test_id] if tried[test_id] else None
+
+    # Most failed first; a test nobody's code reached last. Stable: ties keep the suite's order.
+    ranked = sorted(order, key=lambda test_id: -rate(test_id) if tried[test_id] else 1)
     rows = []
     for test_id in ranked:
-        rate = failed[test_id] / len(graded)
+        failed, share = reasons[test_id].total(), rate(test_id)
+        how = "; ".join(f"{count} {why}" for why, count in reasons[test_id].most_common())
         rows.append(f'<tr><td><span class="code">{esc(test_id)}</span><br>'
                     f'<span class="sub">{esc(order[test_id])}</span></td>'
-                    f'<td class="num">{failed[test_id]} / {len(graded)}</td>'
-                    f'<td class="num">{rate:.0%}</td><td class="bar">{meter(rate, "fail")}</td></tr>')
-    headers = [("Test", ""), ("Failed", "num"), ("Rate", "num"), ("", "bar")]
-    return ('<h2 id="failures">Failure rate per test</h2>'
-            f'<p class="note">Over the {len(graded)} submissions that could be loaded, most failed first; a '
-            "catch-all test credited in proportion to the specific tests passed counts as failed.</p>" + table("failure-rates", headers, rows))
+                    f'<td class="num">{failed} / {tried[test_id]}</td>'
+                    f'<td class="num">{"—" if share is None else f"{share:.0%}"}</td>'
+                    # What the bar is made of, under it: the bar's column is the wide one.
+                    f'<td class="bar">{"" if share is None else meter(share, "fail")}'
+                    f'<span class="sub">{esc(how)}</span></td></tr>')
+    headers = [("Test", ""), ("Failed", "num"), ("Rate", "num"), ("How it failed", "bar")]
+    return (title + '<p class="note">Over the submissions that could be loaded and implemented the test\'s function '
+            "(the table above counts the others), most failed first; a catch-all test credited in proportion to "
+            "the specific tests passed counts as failed.</p>" + table("failure-rates", headers, rows))
 
 
 def _misconception_counts(results: list[GradeResult]) -> list[tuple[str, int, list[str]]]:
@@ -208,8 +249,28 @@ def _misconceptions(results: list[GradeResult]) -> str:
             "per hint.</p>" + table("misconceptions", headers, rows))
 
 
+def incident_lines(result: GradeResult) -> list[str]:
+    """English lines for the instructor: time-outs, crashes, objects the sandbox refused, grader errors.
+
+    These are where an attack on the grader, or a runaway submission, shows up. One line per distinct
+    incident, naming the tests it hit: a crash or a refused object repeats itself across every test."""
+    lines = list(result.load.skipped_notes)
+    hit: dict[tuple[Outcome, str], list[str]] = {}  # (outcome, instructor note) -> test ids
+    for t in result.tests:
+        if t.outcome in INCIDENTS:
+            hit.setdefault((t.outcome, t.instructor_note), []).append(t.test_id)
+    for (outcome, note), test_ids in hit.items():
+        # The note says what happened in the grader's own words; the outcome's word only when there is none.
+        named = ", ".join(test_ids[:TESTS_NAMED])
+        more = f" and {len(test_ids) - TESTS_NAMED} more" if len(test_ids) > TESTS_NAMED else ""
+        lines.append(f"{note or OUTCOME_WORDS[outcome]} ({_count(len(test_ids), 'test')}: {named}{more})")
+    if result.error_instructor:
+        lines.append(result.error_instructor)
+    return lines
+
+
 def _incidents(results: list[GradeResult]) -> str:
-    flagged = [(r, r.incidents()) for r in results]
+    flagged = [(r, incident_lines(r)) for r in results]
     flagged = [(r, lines) for r, lines in flagged if lines]
     title = '<h2 id="incidents">Incidents</h2>'
     if not flagged:

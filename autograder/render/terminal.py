@@ -8,7 +8,8 @@ inside an annotation, so it can neither redraw the terminal nor run as a CI comm
 from __future__ import annotations
 
 from autograder.grading.results import GradeResult, Outcome
-from autograder.render.student_text import overall_output, test_output
+from autograder.render.instructor_words import problems
+from autograder.render.student_text import overall_output, test_output, tests_to_explain, unrun_functions
 from autograder.render.safe_text import ci_log, workflow_data, workflow_property
 
 
@@ -20,12 +21,15 @@ def function_lines(result: GradeResult) -> list[str]:
 
 
 def submission_report(result: GradeResult) -> str:
-    lines = [f"{result.assignment} · {result.submission}",
-             f"Puntuación: {result.score:.2f} / {result.max_score:g}", ""]
+    lines = [f"{result.assignment} · {result.submission}", _score_heading(result), ""]
     if overall_output(result):
         lines += [overall_output(result), ""]
     lines += function_lines(result)
-    failed = result.failed_tests()
+    unrun = unrun_functions(result)
+    if unrun:
+        lines += ["", "Funciones que no se pudieron probar:"]
+        lines += [f"  ✗ {function}: {why}" for function, why in unrun.items()]
+    failed = tests_to_explain(result)
     if failed:
         lines += ["", "Pruebas no superadas:"]
         for test in failed:
@@ -36,6 +40,7 @@ def submission_report(result: GradeResult) -> str:
 
 
 def batch_table(results: list[GradeResult]) -> str:
+    """The batch for the instructor (English): a line per submission, with why its tests failed."""
     if not results:
         return "No submissions graded."
     labels = [r.student or r.submission for r in results]
@@ -45,8 +50,7 @@ def batch_table(results: list[GradeResult]) -> str:
     lines = [f"{'submission':<{width}}  {'score':>7}  {'max':>5}{late_header}  {'time':>6}  problems",
              "-" * (width + 40 + len(late_header))]
     for label, r in zip(labels, results):
-        problems = sorted({t.outcome for t in r.tests if not t.passed})
-        note = "BROKEN: " + r.error_instructor if r.error_instructor else ", ".join(problems)
+        note = "BROKEN: " + r.error_instructor if r.error_instructor else "; ".join(problems(r))
         penalty = f"{-r.late_penalty:6.2f}" if r.late_penalty else ""
         late_cells = f"  {penalty:>6}  {r.final_score:7.2f}" if late else ""
         lines.append(f"{label:<{width}}  {r.score:7.2f}  {r.max_score:5g}{late_cells}  {r.duration_seconds:5.1f}s  {note}")
@@ -70,6 +74,13 @@ def _clip_line(text: str, limit: int = 200) -> str:
     return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
+def _score_heading(result) -> str:
+    if result.suite == "visible":  # not the grade: said where the eye lands first
+        return (f"Comprobaciones visibles: {result.score:.2f} / {result.max_score:g} "
+                "(no es tu nota; la nota sale de las pruebas ocultas)")
+    return f"Puntuación: {_score_text(result)}"
+
+
 def _score_text(result) -> str:
     text = f"{result.score:.2f} / {result.max_score:g}"
     if result.late_penalty:
@@ -85,9 +96,10 @@ def _why(test) -> str:
 
 
 def _failed_by_function(result) -> dict[str, list]:
-    """The failed tests grouped by function; none for a submission that could not be graded at all."""
+    """The failed tests worth a line each, grouped by function; none for a submission that could not
+    be graded at all, nor for a function none of whose tests could run (unrun_functions says why)."""
     failed: dict[str, list] = {}
-    for test in result.failed_tests():
+    for test in tests_to_explain(result):
         failed.setdefault(test.function, []).append(test)
     return failed
 
@@ -97,10 +109,14 @@ def ci_summary(result) -> str:
 
     At most about CI_SUMMARY_LINES lines: the full text is in results.json, junit.xml and the
     job summary, and a long log is one nobody reads."""
-    lines = [f"{result.assignment} · {result.student or result.submission}", f"Puntuación: {_score_text(result)}"]
+    lines = [f"{result.assignment} · {result.student or result.submission}", _score_heading(result)]
     notes = overall_output(result).splitlines()
     lines += [_clip_line(line) for line in notes[:5]] + (["…"] if len(notes) > 5 else [])
     lines += function_lines(result)
+    unrun = unrun_functions(result)
+    if unrun:
+        lines.append("Funciones que no se pudieron probar:")
+        lines += [f"  ✗ {function}: {_clip_line(why)}" for function, why in unrun.items()]
     failed = [t for tests in _failed_by_function(result).values() for t in tests]
     if failed:
         lines.append("Pruebas no superadas:")
@@ -126,6 +142,9 @@ def github_annotations(result, several: bool = False) -> list[str]:
     if result.error_student:
         lines.append(_workflow_command("error", f"{prefix}no se pudo calificar la entrega", result.error_student))
     totals = result.by_function()
+    for function, why in unrun_functions(result).items():
+        score, maximum = totals[function]
+        lines.append(_workflow_command("error", f"{prefix}{function}: {score:.2f} / {maximum:g}", why))
     for function, tests in _failed_by_function(result).items():
         score, maximum = totals[function]
         message = "\n".join(f"✗ {_clip_line(t.name)}: {_clip_line(_why(t))}" for t in tests)
