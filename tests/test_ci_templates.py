@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import csv
 import importlib.metadata
+import importlib.util
 import json
 import os
 import re
@@ -28,7 +29,8 @@ import pytest
 from autograder import samples
 from autograder.cli import main
 from autograder.course import PROJECT_ROOT, load_course
-from autograder.notebook.lesson import solution_functions
+from autograder.notebook.lesson import load_source_notebook, solution_functions
+from autograder.notebook.loader import load_submission
 from autograder.packaging.ci_templates import (PROVIDERS, TEMPLATES, check_cells, fill, imported_modules,
                                                read_template, template_values, write_ci_templates)
 
@@ -305,11 +307,29 @@ def test_checks_skip_magics_report_failing_cells_and_catch_a_bug(course_dir, bpe
     assert not failed & {"test_comprobaciones_de_get_stats", "test_get_stats_cuenta_cada_par_de_vecinos",
                          "test_comprobaciones_de_build_vocab", "test_comprobaciones_de_compression_ratio"}
     message = cases["test_tu_entrega_se_ejecuta_sin_errores"]
-    assert "ZeroDivisionError" in message and "celda" in message and "SyntaxError" not in message
+    assert "ZeroDivisionError" in message and "<celda «1 / 0»>" in message and "SyntaxError" not in message
     summary = subprocess.run([sys.executable, "comprobaciones/resumen.py", "junit.xml"], cwd=tmp_path / "repo",
                              capture_output=True, text=True, check=True).stdout
     assert f"{len(cases) - len(failed)} de {len(cases)} superadas" in summary
     assert "| ❌ | Tu entrega se ejecuta sin errores |" in summary
+
+
+def test_the_checks_name_cells_as_the_grader_does(course_dir, bpe_bytes, tmp_path):
+    """The same cell has the same name in the student's CI checks and in the grader's feedback."""
+    spec = importlib.util.spec_from_file_location(
+        "cargar_bpe_bytes", course_dir / "release" / "bpe_bytes" / "comprobaciones" / "cargar.py")
+    cargar = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cargar)
+    sample = samples.Sample("nombres", "buggy", "", cells=(
+        "%%time\nx = 1", "def ayuda():\n    pass", "def ayuda():\n    pass", "\n  resultado = merge([1, 2], (1, 2), 256)",
+        "def roto(:\n    pass", "x = 'una línea mucho más larga que cuarenta caracteres, seguro'"))
+    notebook = samples.build_notebook(bpe_bytes, sample, tmp_path / "bpe_bytes.ipynb")
+    release = load_source_notebook(bpe_bytes)
+    grader = [c.filename for c in load_submission(notebook, bpe_bytes, release).cells]
+    checks = [name for name, _ in cargar.celdas(notebook)]
+    assert checks == [name for name in grader if name != "<celda «%%time»>"]  # the checks skip %% cells
+    assert {"<celda de ayuda>", "<celda de ayuda, 2.ª>", "<celda de roto>",
+            "<celda «resultado = merge([1, 2], (1, 2), 256)»>"} <= set(checks)
 
 
 # --- the staff workflow --------------------------------------------------------------------
