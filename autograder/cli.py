@@ -407,6 +407,10 @@ def grade_class_command(course, assignment, args, ci: bool) -> int:
     from autograder.render.terminal import batch_table
 
     course_dir = (args.course_dir or course.course_dir).resolve()
+    if not args.lms and not course_dir.is_dir():
+        print(f"error: the course directory {course_dir} does not exist; pass --course-dir, or name submissions "
+              f"to grade them one by one (autograder grade {assignment.id} FILE...)", file=sys.stderr)
+        return EXIT_USAGE
     names = {}
     if args.lms:
         try:

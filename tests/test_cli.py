@@ -229,3 +229,10 @@ def test_visible_checks_are_not_presented_as_the_grade(tmp_path, fast_bpe_bytes,
     ci = graded_output(["grade", "bpe_bytes", str(path), "--visible", "--ci", "--results", str(tmp_path / "r.json")],
                        capsys)
     assert "no es tu nota" in ci and "Puntuación" not in ci
+
+
+def test_a_course_directory_that_does_not_exist_is_named_before_anything_runs(tmp_path, capsys):
+    assert main(["grade", "bpe_bytes", "--course-dir", str(tmp_path / "no_existe")]) == 2
+    err = capsys.readouterr().err
+    assert f"the course directory {tmp_path / 'no_existe'} does not exist" in err
+    assert "sandbox" not in err.lower() and not (tmp_path / "no_existe").exists()
