@@ -531,7 +531,7 @@ def test_served_reference_helpers_run_under_limits_and_charge_the_student(batche
     # Once the reference's pretokenize ran in the grading process on the student's arguments: a
     # backtracking pattern hung the grader 300 s, a huge answer cost it gigabytes and a grader error.
     result = _lookup(batches, "tokenizador_gpt/served_helper_overload")
-    over = [t for t in result.tests if t.instructor_note.startswith("served helper over its limits")]
+    over = [t for t in result.tests if t.instructor_note.startswith("reference helper pretokenize over its limits")]
     assert {t.outcome for t in over} == {"timeout", "crashed"}, [(t.test_id, t.outcome) for t in result.tests]
     assert all("`pretokenize`" in t.feedback for t in over)
     assert not result.grader_failed() and result.score == 0
