@@ -65,6 +65,7 @@ Start with `autograder demo`; `autograder COMMAND --help` shows each command's e
 GRADE_EPILOG = """examples:
   autograder grade bpe_bytes                        the whole class in the course directory
   autograder grade bpe_bytes --lms descarga.zip     import an LMS download first
+  autograder grade bpe_bytes --cluster tcp://head:8786   the class on a Dask cluster
   autograder grade bpe_bytes entrega.ipynb          one file -> ./results.json, feedback printed
   autograder grade bpe_bytes a.ipynb b.py carpeta/  several -> ./results/NAME.json
   autograder grade bpe_bytes entrega.ipynb --visible   only the visible checks of the release
@@ -151,6 +152,10 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--lms", type=Path, metavar="DOWNLOAD",
                        help="a folder or .zip downloaded from the LMS (Canvas, Moodle or one file per student), "
                             "imported into the course directory's submitted/ first")
+    grade.add_argument("--cluster", metavar="ADDRESS",
+                       help="grade the class on the Dask cluster whose scheduler is at ADDRESS "
+                            "(tcp://HOST:8786; default: course.cluster in course.yml, else this machine; "
+                            "docs/cluster.md)")
     grade.add_argument("--force", action="store_true",
                        help="grade every submission again, even those unchanged since they were graded")
     grade.add_argument("--results", type=Path,
@@ -359,8 +364,9 @@ def cmd_grade(course, args) -> int:
     ci = ci_detected() if args.ci is None else args.ci
     if not args.submissions:
         return grade_class_command(course, assignment, args, ci)
-    if args.lms:
-        print("error: --lms imports a whole class; do not name submissions as well", file=sys.stderr)
+    if args.lms or args.cluster:
+        option = "--lms imports" if args.lms else "--cluster grades"
+        print(f"error: {option} a whole class; do not name submissions as well", file=sys.stderr)
         return EXIT_USAGE
     if len(args.submissions) > 1 and args.results and args.results.exists() and not args.results.is_dir():
         print(f"error: --results {args.results} is a file; several submissions need a folder for their "
@@ -401,6 +407,7 @@ def grade_class_command(course, assignment, args, ci: bool) -> int:
     from autograder.classroom.gradebook import GradebookError
     from autograder.classroom.pipeline import NothingToGrade, grade_class
     from autograder.classroom.submissions import DownloadError, import_lms
+    from autograder.cluster import ClusterError
     from autograder.grading.batch import SelfCheckFailed
     from autograder.render.progress import Progress
     from autograder.render.safe_text import ci_log
@@ -423,14 +430,19 @@ def grade_class_command(course, assignment, args, ci: bool) -> int:
               file=sys.stderr)
         for line in imported.skipped:
             print(ci_log(f"  skipped {line}"), file=sys.stderr)
-    if (code := sandbox_banner()) is not None:
+    cluster = args.cluster or course.cluster or None
+    if cluster is None and (code := sandbox_banner()) is not None:  # on a cluster, each host proves its own
         return code
     try:
         run = grade_class(course, assignment, course_dir, jobs=args.jobs, force=args.force, names=names,
-                          progress=lambda total: Progress(total, f"grading {assignment.id}"))
+                          progress=lambda total: Progress(total, f"grading {assignment.id}"), cluster=cluster,
+                          log=lambda line: print(ci_log(line), file=sys.stderr))
     except (NothingToGrade, GradebookError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except ClusterError as error:
+        print(f"GRADER ERROR: {error}", file=sys.stderr)
+        return EXIT_GRADER_ERROR
     except SelfCheckFailed as error:
         print(f"GRADER ERROR: {error}", file=sys.stderr)
         return EXIT_GRADER_ERROR

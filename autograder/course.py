@@ -115,6 +115,7 @@ class Course:
     assignments: dict[str, Assignment]
     path: Path
     gradebook: str = ""  # SQLAlchemy URL; "" means nbgrader's default, COURSE_DIR/gradebook.db
+    cluster: str = ""  # a Dask scheduler's address to grade classes on (docs/cluster.md); "" means this machine
 
     def gradebook_url(self, course_dir: Path | None = None) -> str:
         from autograder.classroom.layout import CourseLayout
@@ -210,7 +211,7 @@ def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
         raise CourseError(f"{path}: not valid YAML ({exc})") from None
     top = _mapping(raw, "(top level)", {"course", "limits", "late_policy", "visibility", "assignments"},
                    {"course", "assignments"}, path)
-    meta = _mapping(top["course"], "course", {"id", "title", "language", "course_dir", "gradebook"},
+    meta = _mapping(top["course"], "course", {"id", "title", "language", "course_dir", "gradebook", "cluster"},
                     {"id", "title", "language"}, path)
     if meta["language"] not in LANGUAGES:
         raise CourseError(f"{path}: course.language must be one of {', '.join(LANGUAGES)}, not {meta['language']!r}")
@@ -249,4 +250,5 @@ def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
         assignments=assignments,
         path=path,
         gradebook=_text(meta["gradebook"], "course.gradebook", path) if "gradebook" in meta else "",
+        cluster=_text(meta["cluster"], "course.cluster", path) if "cluster" in meta else "",
     )

@@ -63,7 +63,9 @@ def _student_notebook(handed_in, release) -> list:
     else:
         note = f"The student handed in the module `{handed_in.handed_in}` instead of the notebook; it was graded as such."
     # The note quotes file names the student chose: it is made inert like their own markdown.
-    return [nbformat.v4.new_markdown_cell(inert_markdown(f"**autograder:** {note}")), *copy.deepcopy(release.cells)]
+    cell = nbformat.v4.new_markdown_cell(inert_markdown(f"**autograder:** {note}"))
+    cell.id = "autograder-note"  # not a random one: grading the same file twice writes the same bytes
+    return [cell, *copy.deepcopy(release.cells)]
 
 
 def _graded_cells(cells: list, release) -> list:

@@ -2,7 +2,8 @@
 
     find      submitted/STUDENT/ASSIGNMENT/ folders, with nbgrader's timestamps
     plan      skip what was graded from the same files with the same suite (state.py)
-    grade     the rest in parallel, each in its own process and sandbox (grading/batch.py)
+    grade     the rest in parallel, each in its own process and sandbox (grading/batch.py),
+              here or on the hosts of a Dask cluster (cluster/dask_hosts.py)
     record    for each result as it arrives: gradebook scores and late penalty, and
               the stored result; the autograded notebook is written by the grading
               process itself, under the submission's budget (this process reads no
@@ -23,6 +24,7 @@ import nbformat
 from autograder.classroom import autograded, gradebook, state
 from autograder.classroom.layout import CourseLayout
 from autograder.classroom.submissions import Submission, find_submissions
+from autograder.files import write_atomically
 from autograder.grading.batch import grade_batch
 from autograder.grading.results import GradeResult
 from autograder.render.safe_text import ci_log
@@ -47,10 +49,13 @@ def released_notebook(course_dir: Path, assignment) -> nbformat.NotebookNode:
 
 
 def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None, force: bool = False,
-                names: dict[str, str] | None = None, progress=None) -> ClassRun:
+                names: dict[str, str] | None = None, progress=None, cluster: str | None = None,
+                log=None) -> ClassRun:
     """Grade every submission of `assignment` in `course_dir`; see the module docstring.
 
-    `progress(total)` makes a progress reporter with an `advance(result)` method."""
+    `progress(total)` makes a progress reporter with an `advance(result)` method. `cluster`: the
+    address of a Dask scheduler to grade on instead of this machine (cluster/dask_hosts.py), whose
+    lines for the instructor go to `log`."""
     course_dir = Path(course_dir).resolve()
     submissions = find_submissions(course_dir, assignment.id)
     if not submissions:
@@ -104,7 +109,20 @@ def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None
             if reporter is not None:
                 reporter.advance(result)
 
-        if to_grade:
+        def write_autograded_files(index: int, files: dict[str, bytes]) -> None:
+            """A cluster host wrote formgrader's copy where it graded; it arrives as bytes, written as is."""
+            folder = autograded_dir(to_grade[index])
+            folder.mkdir(parents=True, exist_ok=True)
+            for name, data in files.items():
+                write_atomically(folder / Path(name).name, data)
+
+        if to_grade and cluster is not None:
+            from autograder.cluster.dask_hosts import grade_on_cluster
+
+            release_text = CourseLayout(course_dir).released_notebook(assignment).read_text(encoding="utf-8")
+            grade_on_cluster(cluster, course, assignment, [s.folder for s in to_grade], release_text,
+                             on_result=on_result, on_autograded=write_autograded_files, log=log or print)
+        elif to_grade:
             grade_batch(assignment, [s.folder for s in to_grade], jobs=jobs, on_result=on_result,
                         in_grading_process=write_notebook)
     return ClassRun([done[s.student] for s in submissions], graded=len(to_grade),

@@ -77,15 +77,17 @@ def self_check(kit: GradingKit, suite: str = "hidden") -> GradeResult:
 
 
 def grade_batch(assignment, submissions: list[Path], jobs: int | None = None, on_result=None,
-                suite: str = "hidden", warm_up: bool | None = None, in_grading_process=None) -> list[GradeResult]:
+                suite: str = "hidden", warm_up: bool | None = None, in_grading_process=None,
+                kit: GradingKit | None = None) -> list[GradeResult]:
     """Grade `submissions` with up to `jobs` processes; results come back in input order.
 
     `on_result(index, result)` is called here as each one finishes, `index` being its place in
     `submissions`. `warm_up` (default: for four submissions or more) runs `self_check` first.
     `in_grading_process(index, result, handed_in)` runs in the grading process after grading,
     within the submission's budget: per-submission work whose cost the submission controls, given
-    what was read and parsed for grading (session.read_submission), so nothing is read twice."""
-    kit = build_kit(assignment)  # before forking: every grading process inherits it
+    what was read and parsed for grading (session.read_submission), so nothing is read twice.
+    `kit`: one built already (a cluster host's grading server keeps its own)."""
+    kit = kit or build_kit(assignment)  # before forking: every grading process inherits it
     if warm_up if warm_up is not None else len(submissions) >= 4:
         self_check(kit, suite)
     context = multiprocessing.get_context("fork")
