@@ -278,6 +278,49 @@ def _cmdline(entry: Path) -> str:
         return ""
 
 
+GRADING_PROCESS = """
+import sys
+from autograder.sandbox.launcher import Limits, Worker
+
+worker = Worker(Limits())
+print(worker.workdir, flush=True)
+worker.request({"op": "load", "module_name": "bomba", "cells": [{"filename": "bomba.py", "source": sys.argv[1]}]},
+               600, on_progress=lambda message: None)
+"""
+# Busy in student code, so the worker never reads that its grading process has gone.
+FORKING_CELL = """
+import os
+for _ in range(3):
+    os.fork()
+while True:
+    pass
+"""
+
+
+@needs_namespaces
+def test_a_grading_process_killed_outright_takes_its_sandbox_with_it(tmp_path):
+    """A grading process killed with SIGKILL (over its budget, a cluster worker lost, kill -9 of the
+    command) cleans nothing up itself: the kernel must take its sandbox down, every process in it."""
+    grading = subprocess.Popen([sys.executable, "-c", GRADING_PROCESS, FORKING_CELL], stdout=subprocess.PIPE,
+                               text=True, cwd=PROJECT, start_new_session=True)
+    workdir = grading.stdout.readline().strip()
+    assert workdir.startswith("/")
+
+    def sandboxed() -> int:
+        return sum(workdir in _cmdline(p) for p in Path("/proc").iterdir())
+
+    deadline = time.monotonic() + 30
+    while sandboxed() < 1 + 7 and time.monotonic() < deadline:  # the worker and its 7 forks, all busy
+        time.sleep(0.05)
+    assert sandboxed() >= 8
+    grading.kill()
+    grading.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and sandboxed():
+        time.sleep(0.1)
+    assert sandboxed() == 0
+
+
 def test_a_hanging_call_times_out_and_the_next_call_gets_a_fresh_worker(worker):
     started = time.monotonic()
     with pytest.raises(StudentTimeout):

@@ -105,7 +105,16 @@ def optional_namespaces(mode: str | None) -> tuple[str, ...]:
 
 def _unshare_prefix(mode: str) -> list[str]:
     prefix = _base_prefix(mode)
-    return prefix[:1] + list(optional_namespaces(mode)) + prefix[1:]
+    return _dies_with_its_parent() + prefix[:1] + list(optional_namespaces(mode)) + prefix[1:]
+
+
+def _dies_with_its_parent() -> list[str]:
+    """`unshare --kill-child` takes its namespace down when it dies, but nothing kills `unshare`
+    when the grading process that started it is killed (over its budget, a cluster worker lost,
+    kill -9 of the command): the sandbox, a fork bomb included, would run on as an orphan.
+    setpriv (util-linux, like unshare) makes the kernel SIGKILL it when its parent goes; the
+    parent is the thread that starts the worker, which is always the grading process's main thread."""
+    return ["setpriv", "--pdeathsig", "KILL"] if shutil.which("setpriv") else []
 
 
 def describe_defences() -> dict[str, bool]:
