@@ -117,33 +117,38 @@ def classes(tmp_path_factory, course, bpe_bytes):
 
 
 @pytest.fixture(scope="module")
-def cluster_run(tmp_path_factory, course, bpe_bytes, classes):
-    """The class graded on a cluster of four workers: two that grade, one killed after the first
-    result, and one without namespaces (AUTOGRADER_NAMESPACES=off), which lacks defences."""
-    _, there, _, _ = classes
-    cluster = Cluster(tmp_path_factory.mktemp("cluster"))
+def cluster(tmp_path_factory):
+    """Four workers: two that grade, one to be killed mid-batch, and one without namespaces
+    (AUTOGRADER_NAMESPACES=off), which lacks defences."""
+    started = Cluster(tmp_path_factory.mktemp("cluster"))
     try:
         for name in ("grader-1", "grader-2", "doomed"):
-            cluster.worker(name)
-        cluster.worker("undefended", env={"AUTOGRADER_NAMESPACES": "off"})
-        cluster.wait_for_workers(4)
-        lines, killed = [], []
-
-        class KillOnFirstResult:
-            def __init__(self, total):
-                pass
-
-            def advance(self, result):
-                if not killed:
-                    cluster.kill("doomed")
-                    killed.append(result.student)
-
-        run = grade_class(course, bpe_bytes, there, cluster=cluster.address, log=lines.append,
-                          progress=KillOnFirstResult)
-        graded = _graded_per_worker(cluster.address)
-        yield run, lines, graded, killed
+            started.worker(name)
+        started.worker("undefended", env={"AUTOGRADER_NAMESPACES": "off"})
+        started.wait_for_workers(4)
+        yield started
     finally:
-        cluster.stop()
+        started.stop()
+
+
+@pytest.fixture(scope="module")
+def cluster_run(cluster, course, bpe_bytes, classes):
+    """The class graded on the cluster; "doomed" is killed when the first result arrives."""
+    _, there, _, _ = classes
+    lines, killed = [], []
+
+    class KillOnFirstResult:
+        def __init__(self, total):
+            pass
+
+        def advance(self, result):
+            if not killed:
+                cluster.kill("doomed")
+                killed.append(result.student)
+
+    run = grade_class(course, bpe_bytes, there, cluster=cluster.address, log=lines.append,
+                      progress=KillOnFirstResult)
+    return run, lines, _graded_per_worker(cluster.address), killed
 
 
 def _graded_per_worker(address: str) -> dict[str, int]:
@@ -223,3 +228,26 @@ def test_losing_the_scheduler_stops_cleanly_and_the_same_command_resumes(tmp_pat
         second.stop()
     assert run.reused == len(recorded) and run.graded == len(students) - len(recorded)
     assert [comparable(r) for r in run.results] == [comparable(r) for r in local.results]
+
+
+def test_ctrl_c_stops_a_cluster_run_cleanly_and_the_next_run_resumes(cluster, cluster_run, classes, tmp_path):
+    here, _, students, _ = classes
+    course_dir = tmp_path / "course"
+    shutil.copytree(here, course_dir)
+    shutil.rmtree(course_dir / "autograded")
+    command = [str(Path(sys.executable).parent / "autograder"), "grade", "bpe_bytes", "--course-dir", str(course_dir),
+               "--cluster", cluster.address]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not list(course_dir.glob("autograded/*/bpe_bytes/autograder.json")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    recorded = len(list(course_dir.glob("autograded/*/bpe_bytes/autograder.json")))
+    assert 1 <= recorded < len(students)
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert f"graded {len(students) - recorded}, unchanged since last graded {recorded}" in again.stderr
