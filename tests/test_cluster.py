@@ -38,12 +38,12 @@ BUGGY = ("merge_drops_tail",)
 class Cluster:
     """A scheduler and its workers, each a process of its own (killed, with all it started, at the end)."""
 
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, scheduler_env: dict | None = None):
         self.folder, self.processes = folder, {}
         folder.mkdir(parents=True, exist_ok=True)
         self.file = folder / "scheduler.json"
         self._start("scheduler", [DASK, "scheduler", "--scheduler-file", str(self.file), "--port", "0",
-                                  "--dashboard-address", ":0"])
+                                  "--dashboard-address", ":0"], scheduler_env)
         deadline = time.monotonic() + 60
         while not self.file.is_file() and time.monotonic() < deadline:
             time.sleep(0.2)
@@ -251,3 +251,44 @@ def test_ctrl_c_stops_a_cluster_run_cleanly_and_the_next_run_resumes(cluster, cl
     again = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     assert f"graded {len(students) - recorded}, unchanged since last graded {recorded}" in again.stderr
+
+
+def test_a_submission_whose_grading_keeps_killing_workers_is_a_broken_submission(tmp_path, course, bpe_bytes,
+                                                                                  classes):
+    """After the scheduler's allowed-failures (0 here, so the first death counts), Dask gives up on
+    a task whose worker died while running it: that submission is broken, with why, never retried."""
+    here, _, students, _ = classes
+    course_dir = tmp_path / "course"
+    shutil.copytree(here, course_dir)
+    shutil.rmtree(course_dir / "autograded")
+    cluster = Cluster(tmp_path / "cluster", {"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"})
+    killed = []
+
+    class KillDoomedWhileItGrades:
+        def __init__(self, total):
+            pass
+
+        def advance(self, result):
+            deadline = time.monotonic() + 30
+            while not killed and time.monotonic() < deadline:
+                if any(names[worker] == "doomed" and tasks for worker, tasks in watcher.processing().items()):
+                    cluster.kill("doomed")
+                    killed.append(True)
+                time.sleep(0.01)
+
+    from distributed import Client
+
+    try:
+        cluster.worker("grader")
+        cluster.worker("doomed")
+        cluster.wait_for_workers(2)
+        with Client(cluster.address, timeout=30, set_as_default=False) as watcher:
+            names = {worker: info["name"] for worker, info in watcher.scheduler_info()["workers"].items()}
+            run = grade_class(course, bpe_bytes, course_dir, cluster=cluster.address, log=lambda line: None,
+                              progress=KillDoomedWhileItGrades)
+    finally:
+        cluster.stop()
+    broken = [r for r in run.results if "killed a cluster worker" in r.error_instructor]
+    assert killed and 1 <= len(broken) <= 2, [r.error_instructor for r in run.results]
+    assert all(r.score == 0 and "no se volvió a intentar" in r.error_student for r in broken)
+    assert not any(r.grader_failed() for r in run.results) and len(run.results) == len(students)
