@@ -66,10 +66,10 @@ def expected_facts(course, assignment) -> dict:
 def submission_files(folder: Path) -> dict[str, bytes] | None:
     """A submission folder's regular files as bytes (symbolic links are never followed), or None
     when they add up to more than any submission may."""
-    from autograder.notebook.loader import _files_in
+    from autograder.notebook.loader import files_in_folder
 
     files, total = {}, 0
-    for relative in _files_in(folder):
+    for relative in files_in_folder(folder):
         total += (folder / relative).stat().st_size
         if total > MAX_SUBMISSION_BYTES:
             return None

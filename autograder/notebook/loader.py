@@ -169,7 +169,7 @@ def _pick(names: list[str], assignment) -> str | None:
 
 
 def _pick_from_directory(directory: Path, assignment) -> Path:
-    names = _files_in(directory)
+    names = files_in_folder(directory)
     chosen = _pick(names, assignment)
     zips = [n for n in names if n.endswith(".zip") and "/" not in n]
     if chosen is None and len(zips) == 1:
@@ -179,7 +179,7 @@ def _pick_from_directory(directory: Path, assignment) -> Path:
     return directory / chosen
 
 
-def _files_in(directory: Path) -> list[str]:
+def files_in_folder(directory: Path) -> list[str]:
     """Every regular file under `directory`, as sorted relative POSIX paths; symbolic links are
     neither followed nor listed. As many as a zip may hold: a bigger tree is refused, not walked."""
     names = []
