@@ -140,8 +140,6 @@ def grade_on_cluster(address: str, course, assignment, folders: list[Path], rele
             finish(index, *_outcome(future, assignment, folders[index], address, KilledWorker))
             while pending and len(futures) < 2 * threads:
                 submit_next()
-        while pending:  # only oversized submissions were left unsent
-            submit_next()
         return [results[i] for i in range(len(folders))]
     finally:
         for future in futures:

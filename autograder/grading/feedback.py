@@ -14,7 +14,7 @@ import re
 
 from autograder.grading import student as st
 from autograder.grading.plugin import Feedback
-from autograder.grading.results import Outcome
+from autograder.grading.results import Outcome, raised_note
 
 MAX_DETAIL = 1500
 MAX_LINE_SHOWN = 300  # a line number chosen by padding a cell could encode a hidden input
@@ -30,7 +30,7 @@ def classify(excinfo, kind: str) -> tuple[str, str, str]:
     # have seen fixed hidden inputs earlier and could carry them in any text it produces.
     public = kind if kind in ("property", "visible") else ""
     if isinstance(error, st.StudentError):
-        return Outcome.RAISED, _raised(error, public) + example, f"student raised {error.type_name}"
+        return Outcome.RAISED, _raised(error, public) + example, raised_note(error.type_name)
     if isinstance(error, st.FunctionMissing):
         return (Outcome.MISSING, f"No se encontró la función `{error.name}` en tu entrega (¿la borraste o le cambiaste el nombre?).",
                 f"function {error.name} not defined")

@@ -33,6 +33,12 @@ OUTCOMES = tuple(Outcome)
 INCIDENTS = frozenset({Outcome.TIMEOUT, Outcome.CRASHED, Outcome.BAD_RETURN, Outcome.GRADER_ERROR})
 
 
+def raised_note(exception: str) -> str:
+    """The instructor note of a test whose student code raised `exception` (feedback.classify writes it;
+    TestResult.not_implemented reads it)."""
+    return f"student raised {exception}"
+
+
 def _freeze(instance, **fields) -> None:
     # Frozen dataclasses normalise their containers once, so that two equal results compare equal
     # whether they were built here or read back from JSON.
@@ -68,7 +74,7 @@ class TestResult:
 
         No outcome of its own: feedback.classify records it as RAISED, and names the exception only
         in the instructor note."""
-        return self.outcome is Outcome.RAISED and self.instructor_note == "student raised NotImplementedError"
+        return self.outcome is Outcome.RAISED and self.instructor_note == raised_note("NotImplementedError")
 
 
 @dataclasses.dataclass(frozen=True)
