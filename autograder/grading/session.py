@@ -138,7 +138,7 @@ def score_tests(raw_tests, points: dict[str, float], visibility_of=None) -> list
             outcome, note, hint = Outcome.GATED, f"requires {', '.join(blocked)}", ""
             text = "Esta prueba de casos de error solo puntúa cuando tu función también supera sus casos básicos."
         else:
-            outcome, text, note = feedback.classify(raw.excinfo, raw.kind)
+            outcome, text, note = feedback.classify(raw.excinfo, raw.kind, raw.calls)
             fraction = earned_weight.get(raw.function, 0.0) / specific_weight.get(raw.function, 1.0)
             if raw.backstop and raw.function in charged and fraction > 0 and outcome is not Outcome.GRADER_ERROR:
                 outcome, score = Outcome.PARTIAL, share * fraction
