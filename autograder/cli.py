@@ -107,15 +107,21 @@ def _jobs(text: str) -> int:
     return value
 
 
-def _global_options(parser: argparse.ArgumentParser, default) -> None:
+# The commands that run student code: only they take (and show) the insecure opt-in after their name.
+RUNS_STUDENT_CODE = ("grade", "demo", "audit")
+
+
+def _global_options(parser: argparse.ArgumentParser, default, runs_student_code: bool = True) -> None:
     """--course and the insecure opt-in, before or after the command: after it, `default` is SUPPRESS,
     so that a subcommand that does not see them keeps what was given before it."""
     parser.add_argument("--course", type=Path, default=DEFAULT_COURSE_FILE if default is None else default,
                         metavar="COURSE_YML", help="course.yml to use (default: the project's own)")
-    parser.add_argument("--insecure-run-student-code-as-me", action="store_true",
-                        default=False if default is None else default,
-                        help="grade even where the sandbox has no namespaces and no root: student code then runs "
-                             "as you and can read the hidden suites and change your files (trusted code only)")
+    if runs_student_code:
+        parser.add_argument("--insecure-run-student-code-as-me", action="store_true",
+                            default=False if default is None else default,
+                            help="grade even where the sandbox has no namespaces and no root: student code then "
+                                 "runs as you and can read the hidden suites and change your files (trusted code "
+                                 f"only; for {', '.join(RUNS_STUDENT_CODE)})")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -129,7 +135,7 @@ def _parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text, description=extra.pop("description", help_text),
                                   epilog=extra.pop("epilog", EPILOGS.get(name)),
                                   formatter_class=argparse.RawDescriptionHelpFormatter, **extra)
-        _global_options(sub, argparse.SUPPRESS)
+        _global_options(sub, argparse.SUPPRESS, runs_student_code=name in RUNS_STUDENT_CODE)
         return sub
 
     course_dir_help = "nbgrader course directory (default: from course.yml)"

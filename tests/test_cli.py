@@ -158,11 +158,26 @@ def test_every_argument_has_help_and_every_command_examples_and_exit_codes(name)
 @pytest.mark.parametrize("name", sorted(subcommands()))
 def test_global_options_are_accepted_after_the_command_too(name):
     command = [name, "bpe_bytes"] if name in {"gradescope", "feedback", "report"} else [name]
-    options = ["--course", "otro.yml", "--insecure-run-student-code-as-me"]
+    options = ["--course", "otro.yml"]
+    if name in {"grade", "demo", "audit"}:  # after the command, only where student code runs
+        options.append("--insecure-run-student-code-as-me")
+    else:
+        assert _parser().parse_args(["--insecure-run-student-code-as-me"] + command).insecure_run_student_code_as_me
     before, after, neither = (_parser().parse_args(argv) for argv in (options + command, command + options, command))
     assert before.course == after.course == Path("otro.yml")
-    assert before.insecure_run_student_code_as_me and after.insecure_run_student_code_as_me
+    assert before.insecure_run_student_code_as_me == after.insecure_run_student_code_as_me == (len(options) == 3)
     assert neither.course.name == "course.yml" and not neither.insecure_run_student_code_as_me
+
+
+@pytest.mark.parametrize("name", sorted(subcommands()))
+def test_only_commands_that_run_student_code_offer_to_run_it_unsandboxed(name, capsys):
+    shown = "--insecure-run-student-code-as-me" in subcommands()[name].format_help()
+    assert shown == (name in {"grade", "demo", "audit"}), name
+    if not shown:  # and it is refused there, not silently taken
+        command = [name, "bpe_bytes"] if name in {"gradescope", "feedback", "report"} else [name]
+        with pytest.raises(SystemExit):
+            _parser().parse_args(command + ["--insecure-run-student-code-as-me"])
+        assert "unrecognized arguments: --insecure-run-student-code-as-me" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("jobs", ["-3", "0", "dos"])
