@@ -251,3 +251,44 @@ def test_a_course_directory_that_does_not_exist_is_named_before_anything_runs(tm
     err = capsys.readouterr().err
     assert f"the course directory {tmp_path / 'no_existe'} does not exist" in err
     assert "sandbox" not in err.lower() and not (tmp_path / "no_existe").exists()
+
+
+# --- one order of functions everywhere: course.yml's, the notebook's ------------------------------
+
+def test_every_rendering_lists_functions_in_course_order(tmp_path, fast_bpe_bytes):
+    from autograder.grading.loose import grade_files
+    from autograder.render.feedback_html import feedback_page
+    from autograder.render.gradescope import to_gradescope
+    from autograder.render.markdown import job_summary
+    from autograder.render.terminal import ci_summary, submission_report
+
+    bugs = [next(s for s in catalogue("bpe_bytes", "buggy") if s.name == name)
+            for name in ("get_stats_counts_each_pair_once", "build_vocab_in_dict_order", "encode_by_frequency")]
+    two = samples.Sample("three_bugs", "buggy", "three functions wrong",
+                         replace={k: v for bug in bugs for k, v in bug.replace.items()})
+    path = samples.build_notebook(fast_bpe_bytes, two, tmp_path / "bpe_bytes.ipynb")
+    (result,), _ = grade_files(fast_bpe_bytes, [path], tmp_path / "r.json", jobs=1)
+    course_order = list(fast_bpe_bytes.points)
+
+    def order(text: str, names=course_order) -> list[str]:
+        """The functions in the order `text` first names them (as whole words)."""
+        import re
+
+        found = {name: re.search(rf"\b{name}\b", text) for name in names}
+        return sorted((name for name in names if found[name]), key=lambda name: found[name].start())
+
+    assert list(result.by_function()) == course_order
+    assert [t.function for t in result.tests] == sorted((t.function for t in result.tests), key=course_order.index)
+    failing = ["get_stats", "build_vocab", "encode"]
+    assert [t.function for t in result.failed_tests()] == sorted((t.function for t in result.failed_tests()),
+                                                                 key=course_order.index)
+    report = submission_report(result)
+    assert order(report) == course_order
+    assert order(report[report.index("Pruebas no superadas"):], failing) == failing
+    assert order(ci_summary(result)) == course_order
+    summary = job_summary([result])
+    assert order(summary) == course_order and order(summary[summary.index("<details>"):], failing) == failing
+    page = feedback_page(result, fast_bpe_bytes, "Curso")
+    assert order(page) == course_order
+    tags = [t["tags"][0] for t in to_gradescope(result)["tests"]]
+    assert tags == sorted(tags, key=course_order.index)

@@ -214,10 +214,7 @@ class GradingPlugin(SuitePlugin):
 
         if items:
             self.fixed_values = suite_fixed_values(items[0].module)
-        # Property tests first: their feedback shows what the student returned, so they must run
-        # in a worker that has not yet seen any fixed hidden input (it could stash and replay it).
-        items.sort(key=lambda item: 0 if hasattr(item.obj, "hypothesis") else 1)
-        for item in items:
+        for item in items:  # in the suite's order, which results keep within each function
             mark = item.get_closest_marker("grade")
             if mark is None:
                 raise pytest.UsageError(f"{item.nodeid}: every hidden test needs @pytest.mark.grade(function, ...)")
@@ -234,6 +231,9 @@ class GradingPlugin(SuitePlugin):
                 published=item.name in self.published,
                 kind="property" if hasattr(function, "hypothesis") else "fixed",
             )
+        # Property tests run first: their feedback shows what the student returned, so they must run
+        # in a worker that has not yet seen any fixed hidden input (it could stash and replay it).
+        items.sort(key=lambda item: 0 if hasattr(item.obj, "hypothesis") else 1)
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
