@@ -122,7 +122,7 @@ def test_a_submission_path_that_does_not_exist_is_a_usage_error_and_writes_nothi
     (tmp_path / "results.json").write_text("{}", encoding="utf-8")  # an earlier run's: kept as it was
     assert main(["grade", "bpe_bytes", "no_existe.ipynb"]) == 2
     err = capsys.readouterr().err
-    assert "no_existe.ipynb: no such file or folder" in err
+    assert "no_existe.ipynb: no existe ese archivo ni esa carpeta" in err  # one submission: a student's, Spanish
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json"]
     assert (tmp_path / "results.json").read_text(encoding="utf-8") == "{}"
 
@@ -292,3 +292,33 @@ def test_every_rendering_lists_functions_in_course_order(tmp_path, fast_bpe_byte
     assert order(page) == course_order
     tags = [t["tags"][0] for t in to_gradescope(result)["tests"]]
     assert tags == sorted(tags, key=course_order.index)
+
+
+# --- the language around the feedback: a student's (one submission) or the instructor's ---------
+
+ENGLISH_TO_A_STUDENT = ("results written", "defences", "written to", "appended to", "below --fail-under",
+                        "no such file", "GRADER ERROR")
+
+
+def test_one_submission_speaks_spanish_around_its_feedback_and_a_batch_english(tmp_path, fast_bpe_bytes, capsys):
+    path = samples.build_notebook(fast_bpe_bytes, buggy_sample("merge_drops_tail"), tmp_path / "entrega.ipynb")
+    reports = ["--junit", str(tmp_path / "j.xml"), "--summary", str(tmp_path / "s.md"), "--fail-under", "99"]
+    for mode in ([], ["--ci"], ["--visible"]):
+        main(["grade", "bpe_bytes", str(path), "--results", str(tmp_path / "r.json"), *reports, *mode])
+        out, err = capsys.readouterr()
+        assert "defensas activas" in err and "resultados guardados en" in err, err
+        assert "informe JUnit guardado en" in err and "resumen añadido a" in err, err
+        assert not [words for words in ENGLISH_TO_A_STUDENT if words in out + err], (mode, err)
+    main(["grade", "bpe_bytes", str(path), str(path), "--results", str(tmp_path / "out"), "--quiet"])
+    err = capsys.readouterr().err
+    assert "defences active" in err and "results written to" in err and "defensas" not in err
+    main(["grade", "bpe_bytes", str(path), "--lang", "en", "--results", str(tmp_path / "r.json"), "--quiet"])
+    assert "results written to" in capsys.readouterr().err  # Gradescope's run_autograder: the instructor's log
+    from autograder.sandbox.launcher import describe_defences
+    from autograder.sandbox.probe import SPANISH_DEFENCES
+
+    assert set(SPANISH_DEFENCES) == set(describe_defences())  # a new defence is named in Spanish too
+
+
+def buggy_sample(name: str):
+    return next(s for s in catalogue("bpe_bytes", "buggy") if s.name == name)
