@@ -107,15 +107,21 @@ def _jobs(text: str) -> int:
     return value
 
 
-def _global_options(parser: argparse.ArgumentParser, default) -> None:
+# The commands that run student code: only they take (and show) the insecure opt-in after their name.
+RUNS_STUDENT_CODE = ("grade", "demo", "audit")
+
+
+def _global_options(parser: argparse.ArgumentParser, default, runs_student_code: bool = True) -> None:
     """--course and the insecure opt-in, before or after the command: after it, `default` is SUPPRESS,
     so that a subcommand that does not see them keeps what was given before it."""
     parser.add_argument("--course", type=Path, default=DEFAULT_COURSE_FILE if default is None else default,
                         metavar="COURSE_YML", help="course.yml to use (default: the project's own)")
-    parser.add_argument("--insecure-run-student-code-as-me", action="store_true",
-                        default=False if default is None else default,
-                        help="grade even where the sandbox has no namespaces and no root: student code then runs "
-                             "as you and can read the hidden suites and change your files (trusted code only)")
+    if runs_student_code:
+        parser.add_argument("--insecure-run-student-code-as-me", action="store_true",
+                            default=False if default is None else default,
+                            help="grade even where the sandbox has no namespaces and no root: student code then "
+                                 "runs as you and can read the hidden suites and change your files (trusted code "
+                                 f"only; for {', '.join(RUNS_STUDENT_CODE)})")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -129,7 +135,7 @@ def _parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text, description=extra.pop("description", help_text),
                                   epilog=extra.pop("epilog", EPILOGS.get(name)),
                                   formatter_class=argparse.RawDescriptionHelpFormatter, **extra)
-        _global_options(sub, argparse.SUPPRESS)
+        _global_options(sub, argparse.SUPPRESS, runs_student_code=name in RUNS_STUDENT_CODE)
         return sub
 
     course_dir_help = "nbgrader course directory (default: from course.yml)"
@@ -174,6 +180,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="append a Markdown summary (default in CI mode: $GITHUB_STEP_SUMMARY when set)")
     grade.add_argument("--fail-under", type=float, metavar="POINTS",
                        help="exit 1 when a submission's final score is below POINTS")
+    grade.add_argument("--lang", choices=("es", "en"),
+                       help="language of the messages around the feedback (sandbox banner, files written, errors): "
+                            "default es for one submission, which a student may be grading, en for several or a class")
 
     gradescope = command("gradescope", "build the autograder zip to upload to Gradescope")
     gradescope.add_argument("assignment", help=assignment_help)
@@ -372,12 +381,14 @@ def cmd_grade(course, args) -> int:
         print(f"error: --results {args.results} is a file; several submissions need a folder for their "
               "results files", file=sys.stderr)
         return EXIT_USAGE
+    spanish = (args.lang or ("es" if len(args.submissions) == 1 else "en")) == "es"  # one submission: a student's
     missing = [path for path in args.submissions if not path.exists() and not path.is_symlink()]
     for path in missing:  # a typo, not a student's empty hand-in: nothing is graded or written
-        print(f"error: {path}: no such file or folder", file=sys.stderr)
+        print(f"error: {path}: no existe ese archivo ni esa carpeta" if spanish else
+              f"error: {path}: no such file or folder", file=sys.stderr)
     if missing:
         return EXIT_USAGE
-    if (code := sandbox_banner()) is not None:
+    if (code := sandbox_banner(spanish)) is not None:
         return code
 
     def show(result):
@@ -398,9 +409,9 @@ def cmd_grade(course, args) -> int:
     if ci and os.environ.get("GITHUB_ACTIONS") == "true":
         print("\n".join(line for r in results for line in github_annotations(r, several=len(results) > 1)))
     where = outputs[0] if len(outputs) == 1 else outputs[0].parent
-    print(f"\nresults written to {where}", file=sys.stderr)
-    write_reports(results, args, ci, default_junit=where.parent / "junit.xml")
-    return exit_code(results, args, single=len(results) == 1)
+    print(f"\nresultados guardados en {where}" if spanish else f"\nresults written to {where}", file=sys.stderr)
+    write_reports(results, args, ci, default_junit=where.parent / "junit.xml", spanish=spanish)
+    return exit_code(results, args, single=len(results) == 1, spanish=spanish)
 
 
 def grade_class_command(course, assignment, args, ci: bool) -> int:
@@ -453,17 +464,18 @@ def grade_class_command(course, assignment, args, ci: bool) -> int:
     return exit_code(run.results, args, single=False)
 
 
-def write_reports(results, args, ci: bool, default_junit: Path) -> None:
+def write_reports(results, args, ci: bool, default_junit: Path, spanish: bool = False) -> None:
     """The JUnit report and the Markdown summary: where asked, and by default in CI mode."""
     from autograder.render.ci_reports import write_ci_reports
 
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     for line in write_ci_reports(results, junit=args.junit or (default_junit if ci else None),
-                                 summary=args.summary or (Path(step_summary) if ci and step_summary else None)):
+                                 summary=args.summary or (Path(step_summary) if ci and step_summary else None),
+                                 spanish=spanish):
         print(line, file=sys.stderr)
 
 
-def exit_code(results, args, single: bool) -> int:
+def exit_code(results, args, single: bool, spanish: bool = False) -> int:
     """The documented exit code (module docstring); grader errors are reported on stderr first."""
     from autograder.grading.results import Outcome
     from autograder.render.safe_text import ci_log
@@ -471,7 +483,9 @@ def exit_code(results, args, single: bool) -> int:
     grader_errors = [r for r in results if r.grader_failed()]
     for r in grader_errors:
         why = r.error_instructor or next(t.instructor_note for t in r.tests if t.outcome is Outcome.GRADER_ERROR)
-        print(ci_log(f"GRADER ERROR for {r.student or r.submission}: {why}"), file=sys.stderr)
+        heading = "ERROR DEL CORRECTOR (no es culpa tuya; avisa al profesorado con este mensaje) en" if spanish \
+            else "GRADER ERROR for"
+        print(ci_log(f"{heading} {r.student or r.submission}: {why}"), file=sys.stderr)
     if grader_errors and (single or len(grader_errors) == len(results)):
         return EXIT_GRADER_ERROR
     if grader_errors:
@@ -481,7 +495,8 @@ def exit_code(results, args, single: bool) -> int:
     if single and results[0].error_student:
         return EXIT_FAILED
     if args.fail_under is not None and any(r.final_score < args.fail_under for r in results):
-        print(f"a final score is below --fail-under {args.fail_under:g}", file=sys.stderr)
+        print(f"la nota final está por debajo de --fail-under {args.fail_under:g}" if spanish else
+              f"a final score is below --fail-under {args.fail_under:g}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK
 
@@ -531,11 +546,11 @@ def _publishing(stage, *args):
         return None
 
 
-def sandbox_banner() -> int | None:
+def sandbox_banner(spanish: bool = False) -> int | None:
     """The sandbox banner on stderr (sandbox/probe.py); the exit code when grading must not start here."""
     from autograder.sandbox.probe import print_banner
 
-    return {None: None, "refused": EXIT_USAGE, "broken": EXIT_GRADER_ERROR}[print_banner()]
+    return {None: None, "refused": EXIT_USAGE, "broken": EXIT_GRADER_ERROR}[print_banner(spanish=spanish)]
 
 
 def cmd_audit(course, args) -> int:

@@ -9,6 +9,8 @@ untouched release, the reference on time and late, buggy and hostile notebooks)
 from __future__ import annotations
 
 import datetime as dt
+import os
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -75,18 +77,33 @@ def run_demo(course, directory: Path, jobs: int | None = None) -> int:
     return 0
 
 
+def autograder_command() -> str:
+    """This autograder as the shell the demo ran in can start it, `autograder` on PATH or not: the
+    script installed beside this interpreter (`.venv/bin/autograder` after the README's Quickstart),
+    else this interpreter with `-m autograder`."""
+    script = Path(sys.executable).parent / "autograder"
+    if not (script.is_file() and os.access(script, os.X_OK)):
+        return f"{shlex.quote(sys.executable)} -m autograder"
+    try:
+        shown = script.relative_to(Path.cwd())
+    except ValueError:
+        return shlex.quote(str(script))
+    return shlex.quote(str(shown) if shown.parent != Path(".") else f"./{shown}")
+
+
 def next_steps(course, assignment, layout: CourseLayout, student: str) -> str:
     """Where to go from the demo: the two pages to open, then the commands of a real course."""
     course_option = f" --course-dir {layout.root}" if layout.root != course.course_dir.resolve() else ""
+    autograder = autograder_command()
     return "\n".join([
         "",
         "Next:",
         f"  1. open the instructor report in a browser:  {layout.report(assignment.id)}",
         f"  2. open what {student} reads:  {layout.feedback_page(student, assignment)}",
         f"  3. grade a notebook of your own (start from the released one, {layout.released_notebook(assignment)}):",
-        f"       autograder grade {assignment.id} PATH/TO/{assignment.notebook}.ipynb",
+        f"       {autograder} grade {assignment.id} PATH/TO/{assignment.notebook}.ipynb",
         f"  4. after a student hands in again, grade what changed and publish:",
-        f"       autograder grade {assignment.id}{course_option} && autograder feedback {assignment.id}{course_option}",
+        f"       {autograder} grade {assignment.id}{course_option} && {autograder} feedback {assignment.id}{course_option}",
         "  5. your own course (README, \"A semester in an nbgrader course directory\"):",
-        "       autograder release --all",
+        f"       {autograder} release --all",
     ])

@@ -57,7 +57,7 @@ def test_recorded_calls_are_the_calls_the_test_makes(kits):
 
 # --- same grades ------------------------------------------------------------------------------
 
-EXAMPLE_LINES = ("Tu función devolvió:", "Se esperaba:", "Contraejemplo (generado):")
+EXAMPLE_LINES = ("Tu función devolvió:", "Se esperaba:", "Contraejemplo (generado)")
 
 
 def _graded(kit, notebook):
@@ -65,9 +65,18 @@ def _graded(kit, notebook):
     (what it is, what the function returned on it, what was expected): shrinking from another
     start may find another example of the same size."""
     result = grade_submission(kit, notebook)
-    return [(t.test_id, t.outcome, t.score, t.hint,
-             [line for line in t.feedback.splitlines() if not line.startswith(EXAMPLE_LINES)]) for t in result.tests], \
+    return [(t.test_id, t.outcome, t.score, t.hint, _without_example(t.feedback)) for t in result.tests], \
         {t.test_id: t.feedback for t in result.tests}
+
+
+def _without_example(feedback: str) -> list[str]:
+    """The feedback's lines but those of the example (several calls are listed one per indented line)."""
+    kept, in_calls = [], False
+    for line in feedback.splitlines():
+        in_calls = in_calls and line.startswith("  ") or line.startswith("Contraejemplo (generado), ")
+        if not (in_calls or line.startswith(EXAMPLE_LINES)):
+            kept.append(line)
+    return kept
 
 
 @pytest.mark.parametrize("name, every", [("bpe_bytes", 2), ("embeddings", 6)])
@@ -99,7 +108,7 @@ def test_the_counterexample_is_the_simplest_failing_example(kits, course, tmp_pa
     entry = next(s for s in samples.catalogue(assignment, "buggy") if s.name == "get_stats_skips_overlaps")
     notebook = samples.build_notebook(assignment, entry, tmp_path / "overlaps.ipynb")
     _, shown = _graded(kits["bpe_bytes"], notebook)
-    assert _counterexample(shown["test_get_stats_matches_reference"]) == "ids=[0, 0, 0]"
+    assert _counterexample(shown["test_get_stats_matches_reference"]) == "get_stats([0, 0, 0])"
 
 
 def test_a_stub_fails_on_the_first_example_without_shrinking(kits, course, tmp_path, monkeypatch):
@@ -112,7 +121,7 @@ def test_a_stub_fails_on_the_first_example_without_shrinking(kits, course, tmp_p
     result = grade_submission(kits["bpe_bytes"], notebook)
     assert result.score == 0
     merge = next(t for t in result.tests if t.test_id == "test_merge_matches_reference")
-    assert _counterexample(merge.feedback) == "ids=[], pair=(0, 0)"
+    assert _counterexample(merge.feedback) == "merge([], (0, 0), 256)"
 
 
 # --- served helpers ---------------------------------------------------------------------------

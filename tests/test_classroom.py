@@ -145,6 +145,21 @@ def test_autograded_notebooks_show_feedback_in_the_check_cells(graded):
     assert "Pista: No pierdas el último elemento" in merge_cell.outputs[0].text
 
 
+def test_formgraders_copy_says_each_cause_once_as_the_terminal_does(graded):
+    course_dir, run = graded
+
+    def check_cells(student):
+        notebook = nbformat.read(course_dir / "autograded" / student / "bpe_bytes" / "bpe_bytes.ipynb", as_version=4)
+        return {c.metadata["nbgrader"]["grade_id"]: c.outputs[0].text for c in notebook.cells
+                if c.metadata.get("nbgrader", {}).get("grade")}
+
+    for grade_id, text in check_cells("dani").items():  # the untouched stub: one line per function, not per test
+        assert text.lower().count("todavía no está implementada") == 1, text
+        assert text.count("✗") == 1 and "Pista:" not in text, text
+    for grade_id, text in check_cells("fede").items():  # a file that could not be read: said once
+        assert text.count("✗") == 1 and "No se pudo calificar la entrega" in text, text
+
+
 def test_a_second_run_grades_nothing_unless_a_submission_changed(graded, course, fast_bpe_bytes):
     course_dir, first = graded
     again = grade_class(course, fast_bpe_bytes, course_dir)

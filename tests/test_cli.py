@@ -122,7 +122,7 @@ def test_a_submission_path_that_does_not_exist_is_a_usage_error_and_writes_nothi
     (tmp_path / "results.json").write_text("{}", encoding="utf-8")  # an earlier run's: kept as it was
     assert main(["grade", "bpe_bytes", "no_existe.ipynb"]) == 2
     err = capsys.readouterr().err
-    assert "no_existe.ipynb: no such file or folder" in err
+    assert "no_existe.ipynb: no existe ese archivo ni esa carpeta" in err  # one submission: a student's, Spanish
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json"]
     assert (tmp_path / "results.json").read_text(encoding="utf-8") == "{}"
 
@@ -158,11 +158,26 @@ def test_every_argument_has_help_and_every_command_examples_and_exit_codes(name)
 @pytest.mark.parametrize("name", sorted(subcommands()))
 def test_global_options_are_accepted_after_the_command_too(name):
     command = [name, "bpe_bytes"] if name in {"gradescope", "feedback", "report"} else [name]
-    options = ["--course", "otro.yml", "--insecure-run-student-code-as-me"]
+    options = ["--course", "otro.yml"]
+    if name in {"grade", "demo", "audit"}:  # after the command, only where student code runs
+        options.append("--insecure-run-student-code-as-me")
+    else:
+        assert _parser().parse_args(["--insecure-run-student-code-as-me"] + command).insecure_run_student_code_as_me
     before, after, neither = (_parser().parse_args(argv) for argv in (options + command, command + options, command))
     assert before.course == after.course == Path("otro.yml")
-    assert before.insecure_run_student_code_as_me and after.insecure_run_student_code_as_me
+    assert before.insecure_run_student_code_as_me == after.insecure_run_student_code_as_me == (len(options) == 3)
     assert neither.course.name == "course.yml" and not neither.insecure_run_student_code_as_me
+
+
+@pytest.mark.parametrize("name", sorted(subcommands()))
+def test_only_commands_that_run_student_code_offer_to_run_it_unsandboxed(name, capsys):
+    shown = "--insecure-run-student-code-as-me" in subcommands()[name].format_help()
+    assert shown == (name in {"grade", "demo", "audit"}), name
+    if not shown:  # and it is refused there, not silently taken
+        command = [name, "bpe_bytes"] if name in {"gradescope", "feedback", "report"} else [name]
+        with pytest.raises(SystemExit):
+            _parser().parse_args(command + ["--insecure-run-student-code-as-me"])
+        assert "unrecognized arguments: --insecure-run-student-code-as-me" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("jobs", ["-3", "0", "dos"])
@@ -236,3 +251,74 @@ def test_a_course_directory_that_does_not_exist_is_named_before_anything_runs(tm
     err = capsys.readouterr().err
     assert f"the course directory {tmp_path / 'no_existe'} does not exist" in err
     assert "sandbox" not in err.lower() and not (tmp_path / "no_existe").exists()
+
+
+# --- one order of functions everywhere: course.yml's, the notebook's ------------------------------
+
+def test_every_rendering_lists_functions_in_course_order(tmp_path, fast_bpe_bytes):
+    from autograder.grading.loose import grade_files
+    from autograder.render.feedback_html import feedback_page
+    from autograder.render.gradescope import to_gradescope
+    from autograder.render.markdown import job_summary
+    from autograder.render.terminal import ci_summary, submission_report
+
+    bugs = [next(s for s in catalogue("bpe_bytes", "buggy") if s.name == name)
+            for name in ("get_stats_counts_each_pair_once", "build_vocab_in_dict_order", "encode_by_frequency")]
+    two = samples.Sample("three_bugs", "buggy", "three functions wrong",
+                         replace={k: v for bug in bugs for k, v in bug.replace.items()})
+    path = samples.build_notebook(fast_bpe_bytes, two, tmp_path / "bpe_bytes.ipynb")
+    (result,), _ = grade_files(fast_bpe_bytes, [path], tmp_path / "r.json", jobs=1)
+    course_order = list(fast_bpe_bytes.points)
+
+    def order(text: str, names=course_order) -> list[str]:
+        """The functions in the order `text` first names them (as whole words)."""
+        import re
+
+        found = {name: re.search(rf"\b{name}\b", text) for name in names}
+        return sorted((name for name in names if found[name]), key=lambda name: found[name].start())
+
+    assert list(result.by_function()) == course_order
+    assert [t.function for t in result.tests] == sorted((t.function for t in result.tests), key=course_order.index)
+    failing = ["get_stats", "build_vocab", "encode"]
+    assert [t.function for t in result.failed_tests()] == sorted((t.function for t in result.failed_tests()),
+                                                                 key=course_order.index)
+    report = submission_report(result)
+    assert order(report) == course_order
+    assert order(report[report.index("Pruebas no superadas"):], failing) == failing
+    assert order(ci_summary(result)) == course_order
+    summary = job_summary([result])
+    assert order(summary) == course_order and order(summary[summary.index("<details>"):], failing) == failing
+    page = feedback_page(result, fast_bpe_bytes, "Curso")
+    assert order(page) == course_order
+    tags = [t["tags"][0] for t in to_gradescope(result)["tests"]]
+    assert tags == sorted(tags, key=course_order.index)
+
+
+# --- the language around the feedback: a student's (one submission) or the instructor's ---------
+
+ENGLISH_TO_A_STUDENT = ("results written", "defences", "written to", "appended to", "below --fail-under",
+                        "no such file", "GRADER ERROR")
+
+
+def test_one_submission_speaks_spanish_around_its_feedback_and_a_batch_english(tmp_path, fast_bpe_bytes, capsys):
+    path = samples.build_notebook(fast_bpe_bytes, buggy_sample("merge_drops_tail"), tmp_path / "entrega.ipynb")
+    reports = ["--junit", str(tmp_path / "j.xml"), "--summary", str(tmp_path / "s.md"), "--fail-under", "99"]
+    for mode in ([], ["--ci"], ["--visible"]):
+        main(["grade", "bpe_bytes", str(path), "--results", str(tmp_path / "r.json"), *reports, *mode])
+        out, err = capsys.readouterr()
+        assert "defensas activas" in err and "resultados guardados en" in err, err
+        assert "informe JUnit guardado en" in err and "resumen añadido a" in err, err
+        assert not [words for words in ENGLISH_TO_A_STUDENT if words in out + err], (mode, err)
+    main(["grade", "bpe_bytes", str(path), str(path), "--results", str(tmp_path / "out"), "--quiet"])
+    err = capsys.readouterr().err
+    assert "defences active" in err and "results written to" in err and "defensas" not in err
+    main(["grade", "bpe_bytes", str(path), "--lang", "en", "--results", str(tmp_path / "r.json"), "--quiet"])
+    assert "results written to" in capsys.readouterr().err  # Gradescope's run_autograder: the instructor's log
+    from autograder.sandbox.launcher import describe_defences
+    from autograder.sandbox.probe import SPANISH_DEFENCES
+
+    assert set(SPANISH_DEFENCES) == set(describe_defences())  # a new defence is named in Spanish too
+
+
+def buggy_sample(name: str):
+    return next(s for s in catalogue("bpe_bytes", "buggy") if s.name == name)

@@ -183,6 +183,33 @@ def test_property_tests_show_their_counterexample(results, name):
         assert "Contraejemplo" in test.feedback, f"{test.test_id}: {test.feedback}"
 
 
+def test_a_counterexample_is_the_call_of_the_students_function(results):
+    # Not the hidden test's own parameters (train='', text='', extra=0): the call the student's code
+    # got, as they would write it, with what it returned.
+    (test,) = [t for t in results["leaky_print"].tests if t.test_id == "test_encode_matches_reference"]
+    assert "Contraejemplo (generado): encode('', {})" in test.feedback, test.feedback
+    assert "Tu función devolvió: [-1]" in test.feedback and "Se esperaba:" in test.feedback, test.feedback
+    assert "train=" not in test.feedback and "extra=" not in test.feedback, test.feedback
+    (raised,) = [t for t in results["leaky_raise"].tests if t.test_id == "test_merge_matches_reference"]
+    assert raised.feedback.endswith("\nContraejemplo (generado): merge([], (0, 0), 256)"), raised.feedback
+
+
+def test_an_argument_the_suite_itself_defines_is_never_shown():
+    # tokenizador_gpt's property test of encode passes the suite's own merge table (HOLA), which its
+    # fixed cases use too: the call shows a placeholder, not the table.
+    from autograder.course import load_course
+    from autograder.grading.feedback import FIXED_VALUE, describe_calls, suite_fixed_values
+    from autograder.grading.plugin import load_reference
+    from autograder.grading.student import CallRecord
+
+    suite = load_reference(load_course().assignment("tokenizador_gpt").hidden_suite_path)
+    hola = {(104, 111): 256, (32, 109): 257}
+    assert hola in suite_fixed_values(suite)
+    record = CallRecord("encode", ("ho", dict(hola), {"<|x|>": 999}), {"allowed_special": "all"}, returned=[256])
+    ((call, outcome, _),) = describe_calls([record], suite_fixed_values(suite))
+    assert call == f"encode('ho', {FIXED_VALUE}, {{'<|x|>': 999}}, allowed_special='all')" and outcome == "devolvió [256]"
+
+
 def test_property_feedback_shows_no_grader_internals(results):
     result = results["plain_mistakes"]  # train_bpe returns None: pytest explains `None == {...}` with "where" lines
     (test,) = [t for t in result.tests if t.test_id == "test_train_bpe_matches_reference"]

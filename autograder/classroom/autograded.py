@@ -23,7 +23,7 @@ from autograder.classroom.inert import inert_cell, inert_markdown
 from autograder.files import write_atomically
 from autograder.notebook.lesson import graded_function
 from autograder.notebook.loader import SubmissionError, match_release
-from autograder.render.student_text import test_output
+from autograder.render.student_text import test_output, unrun_functions
 
 
 def write_autograded(handed_in, destination: Path, assignment, result, release: nbformat.NotebookNode) -> Path:
@@ -44,13 +44,21 @@ def write_autograded(handed_in, destination: Path, assignment, result, release: 
 
 
 def function_feedback(result, function: str) -> str:
-    """What one check cell shows: the function's score, then each hidden test it failed."""
+    """What one check cell shows: the function's score, then each hidden test it failed; one line for
+    a cause that failed them all (a stub, a missing function, a file that could not be graded), as
+    the terminal says it."""
     score, maximum = result.by_function().get(function, (0.0, 0.0))
     lines = [f"Corrección automática de {function}: {score:.2f} / {maximum:g} puntos"]
-    for test in result.tests:
-        if test.function == function and not test.passed:
-            lines.append(f"✗ {test.name}")
-            lines += [f"    {line}" for line in test_output(test).splitlines()]
+    unrun = unrun_functions(result)
+    if result.error_student:
+        lines.append(f"✗ No se pudo calificar la entrega: {result.error_student}")
+    elif function in unrun:
+        lines.append(f"✗ {function}: {unrun[function]}")
+    else:
+        for test in result.tests:
+            if test.function == function and not test.passed:
+                lines.append(f"✗ {test.name}")
+                lines += [f"    {line}" for line in test_output(test).splitlines()]
     return "\n".join(lines) + "\n"
 
 

@@ -4,13 +4,18 @@ For a fixed hidden case the student sees the test's title, its hint and what kin
 of failure it was (wrong value, which builtin exception and on which of *their*
 lines, timeout...), never the input, the expected value or any text their own code
 produced after seeing the input (an exception message could carry the input).
-For a property test the generated, shrunk counterexample is shown: it is the most
-useful thing a student can get and it is not secret.
+For a property test the generated, shrunk counterexample is shown, as the calls of the
+student's own functions that the failing example made (`encode('', {})`, and what each
+returned): the most useful thing a student can get, and not secret. An argument equal to
+a value the suite itself defines (a module-level constant, which its fixed cases may use
+too) is shown as a placeholder, never as its value.
 """
 
 from __future__ import annotations
 
 import re
+import reprlib
+import typing
 
 from autograder.grading import student as st
 from autograder.grading.plugin import Feedback
@@ -20,11 +25,16 @@ MAX_DETAIL = 1500
 MAX_LINE_SHOWN = 300  # a line number chosen by padding a cell could encode a hidden input
 
 
-def classify(excinfo, kind: str) -> tuple[str, str, str]:
-    """(outcome, Spanish feedback, English instructor note) for a test that did not pass."""
+def classify(excinfo, kind: str, calls: tuple = ()) -> tuple[str, str, str]:
+    """(outcome, Spanish feedback, English instructor note) for a test that did not pass. `calls`: a
+    property test's failing example, as describe_calls shows it."""
     error = excinfo.value
     notes = "\n".join(getattr(error, "__notes__", []) or [])
-    example = _counterexample(notes) if kind == "property" else ""
+    example = ""
+    if kind == "property":
+        said_returned = isinstance(error, AssertionError) and not isinstance(error, Feedback) \
+            and _assertion_text(error).startswith("Tu función devolvió")
+        example = _shown_calls(calls, said_returned) if calls else _counterexample(notes)
     # Inputs the student may see: generated (property) or published (visible). Messages the
     # student's code wrote are shown only for visible checks: in a hidden suite the worker may
     # have seen fixed hidden inputs earlier and could carry them in any text it produces.
@@ -157,6 +167,118 @@ def _counterexample(notes: str) -> str:
         else:
             break
     return "\nContraejemplo (generado): " + _clip(", ".join(arguments))
+
+
+# --- the calls of a failing property example -----------------------------------------------
+
+FIXED_VALUE = "<dato fijo de la prueba>"
+MAX_CALLS_SHOWN = 4  # the last ones: the failing call is the last one made
+
+
+class _ShortRepr(reprlib.Repr):
+    """Values as Python writes them, long ones cut (a 256-entry vocabulary would bury the call)."""
+
+    def __init__(self):
+        super().__init__()
+        self.maxlevel, self.maxdict, self.maxlist, self.maxtuple = 4, 8, 16, 16
+        self.maxset = self.maxfrozenset = 12
+        self.maxstring, self.maxother = 120, 120
+
+    def repr_bytes(self, value, level):
+        text = repr(value)
+        return text if len(text) <= self.maxstring else text[:self.maxstring - 4] + "...'"
+
+    def repr_ndarray(self, value, level):
+        import numpy as np
+
+        with np.printoptions(threshold=24, edgeitems=3, precision=6):
+            text = repr(value)
+        return " ".join(text.split())
+
+
+_short = _ShortRepr()
+
+
+def shown_value(value) -> str:
+    return _short.repr(value)
+
+
+def suite_fixed_values(module) -> tuple:
+    """The plain data a hidden suite defines at module level (its hidden cases' inputs, tables...):
+    an argument equal to one of them is not shown (describe_calls)."""
+    import numpy as np
+
+    kinds = (str, bytes, int, float, list, tuple, dict, set, frozenset, np.ndarray)
+    return tuple(value for name, value in vars(module).items()
+                 if not name.startswith("_") and isinstance(value, kinds) and not isinstance(value, bool))
+
+
+def _is_fixed(value, fixed_values: tuple) -> bool:
+    import numpy as np
+
+    if value is None or isinstance(value, bool):
+        return False
+    for fixed in fixed_values:
+        try:
+            if isinstance(value, np.ndarray) or isinstance(fixed, np.ndarray):
+                same = isinstance(value, np.ndarray) and isinstance(fixed, np.ndarray) and np.array_equal(value, fixed)
+            else:
+                same = type(value) is type(fixed) and value == fixed or (
+                    isinstance(value, (int, float)) and isinstance(fixed, (int, float)) and value == fixed)
+        except Exception:
+            same = False
+        if same:
+            return True
+    return False
+
+
+class ShownCall(typing.NamedTuple):
+    call: str  # "encode('', {})"
+    outcome: str  # "devolvió [0]", "lanzó ValueError"...
+    returned: bool  # it returned (its outcome is news: a failure's feedback already says how it failed)
+
+
+def describe_calls(records, fixed_values: tuple = ()) -> tuple[ShownCall, ...]:
+    """Each call a failing property example made to the student's functions (student.CallRecord), in
+    Spanish: ShownCall("encode('', {})", "devolvió [0]", True)."""
+    described = []
+    for record in records:
+        if record.args is None:
+            arguments = "…"
+        else:
+            shown = [FIXED_VALUE if _is_fixed(a, fixed_values) else shown_value(a) for a in record.args]
+            shown += [f"{k}={FIXED_VALUE if _is_fixed(v, fixed_values) else shown_value(v)}"
+                      for k, v in record.kwargs.items()]
+            arguments = ", ".join(shown)
+        returned = record.problem is None and record.returned is not st.NOT_RETURNED
+        described.append(ShownCall(f"{record.name}({arguments})", _call_outcome(record), returned))
+    return tuple(described)
+
+
+def _call_outcome(record) -> str:
+    problem = record.problem
+    if problem is None:
+        return "" if record.returned is st.NOT_RETURNED else f"devolvió {shown_value(record.returned)}"
+    if isinstance(problem, st.StudentError):
+        return f"lanzó {problem.builtin if problem.type_name == problem.builtin else 'una excepción propia'}"
+    if isinstance(problem, st.StudentTimeout):
+        return "no terminó a tiempo"
+    if isinstance(problem, st.FunctionMissing):
+        return "no está definida"
+    if isinstance(problem, st.BadReturn):
+        return "devolvió un objeto que no es un dato simple"
+    return "terminó el proceso"
+
+
+def _shown_calls(calls: tuple, said_returned: bool) -> str:
+    """The failing example as the student's calls: one call on the line, several one per line, each
+    with what it gave (a single call's outcome only when the feedback does not already say it)."""
+    calls = calls[-MAX_CALLS_SHOWN:]
+    if len(calls) == 1:
+        call, outcome, returned = calls[0]
+        return "\nContraejemplo (generado): " + _clip(call + (f" → {outcome}" if returned and not said_returned else ""))
+    lines = [f"  {call}" + (f" → {outcome}" if outcome else "") for call, outcome, _ in calls]
+    return "\nContraejemplo (generado), las llamadas a tus funciones:\n" + _clip("\n".join(lines))
 
 
 def _indent(line: str) -> int:

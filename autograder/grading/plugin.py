@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import importlib.util
 import io
 import os
@@ -90,6 +91,7 @@ class RawTest:
     backstop: bool = False  # a catch-all: credited in proportion to the specific tests passed (score_tests)
     published: bool = False  # checks only the lesson's published examples (PUBLISHED_EXAMPLES in the suite)
     excinfo: object = None  # pytest ExceptionInfo of the first failing phase, or None
+    calls: tuple = ()  # a failed property test: its failing example's calls, as shown (feedback.describe_calls)
 
 
 class Feedback(AssertionError):
@@ -183,17 +185,36 @@ class GradingPlugin(SuitePlugin):
         self.banks = banks or {}  # test name -> banks.Example, simplest first (banks.py)
         self.session = session
         self.tests: dict[str, RawTest] = {}
+        self.fixed_values: tuple = ()  # the suite's own data (feedback.suite_fixed_values): never shown
 
     @pytest.fixture(autouse=True)
-    def _fresh_test(self):
+    def _fresh_test(self, request):
         self.session.new_test()
-        yield
+        test = request.function
+        if not hasattr(test, "hypothesis"):
+            yield
+            return
+        inner = test.hypothesis.inner_test
+
+        # functools.wraps keeps hypothesis' digest of the test, and so the examples it derives from it.
+        @functools.wraps(inner)
+        def recorded_example(*args, **kwargs):
+            self.session.record_calls()  # each example starts afresh: a failure shows the failing one's calls
+            return inner(*args, **kwargs)
+
+        test.hypothesis.inner_test = recorded_example
+        try:
+            yield
+        finally:
+            test.hypothesis.inner_test = inner
+            self.session.recorded_calls()  # stop recording
 
     def pytest_collection_modifyitems(self, items):
-        # Property tests first: their feedback shows what the student returned, so they must run
-        # in a worker that has not yet seen any fixed hidden input (it could stash and replay it).
-        items.sort(key=lambda item: 0 if hasattr(item.obj, "hypothesis") else 1)
-        for item in items:
+        from autograder.grading.feedback import suite_fixed_values  # feedback.py builds on this module
+
+        if items:
+            self.fixed_values = suite_fixed_values(items[0].module)
+        for item in items:  # in the suite's order, which results keep within each function
             mark = item.get_closest_marker("grade")
             if mark is None:
                 raise pytest.UsageError(f"{item.nodeid}: every hidden test needs @pytest.mark.grade(function, ...)")
@@ -210,6 +231,9 @@ class GradingPlugin(SuitePlugin):
                 published=item.name in self.published,
                 kind="property" if hasattr(function, "hypothesis") else "fixed",
             )
+        # Property tests run first: their feedback shows what the student returned, so they must run
+        # in a worker that has not yet seen any fixed hidden input (it could stash and replay it).
+        items.sort(key=lambda item: 0 if hasattr(item.obj, "hypothesis") else 1)
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -218,6 +242,10 @@ class GradingPlugin(SuitePlugin):
         raw = self.tests.get(item.name)
         if raw is not None and report.failed and raw.excinfo is None:
             raw.excinfo = call.excinfo
+            if raw.kind == "property":
+                from autograder.grading.feedback import describe_calls
+
+                raw.calls = describe_calls(self.session.recorded_calls(), self.fixed_values)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_pyfunc_call(self, pyfuncitem):

@@ -134,11 +134,14 @@ class GradeResult:
         return self.grader_fault or any(t.outcome is Outcome.GRADER_ERROR for t in self.tests)
 
     def failed_tests(self) -> list[TestResult]:
-        """Tests that did not pass, in the order a student should read them: narrow fixed cases first (each
-        names one misconception), then generated properties, then broad tests (whole published examples,
+        """Tests that did not pass, function by function (in the order of the tests: course.yml's), each
+        function's in the order a student should read them: narrow fixed cases first (each names one
+        misconception), then generated properties, then broad tests (whole published examples,
         catch-alls). None for a submission that could not be loaded (its error says why, once)."""
+        position = {function: index for index, function in enumerate(self.by_function())}
         failed = [t for t in self.tests if not t.passed and t.outcome is not Outcome.BROKEN_SUBMISSION]
-        return sorted(failed, key=lambda t: (t.outcome is Outcome.PARTIAL, t.broad, t.kind == "property"))
+        return sorted(failed, key=lambda t: (position[t.function], t.outcome is Outcome.PARTIAL, t.broad,
+                                             t.kind == "property"))
 
     def unimplemented_functions(self) -> set[str]:
         """Functions the student has not written: every test found them not defined, or raising

@@ -110,7 +110,10 @@ def score_tests(raw_tests, points: dict[str, float], visibility_of=None) -> list
     A test gated by `requires` shows no hint of its own: the basic test that failed names
     the misconception.
 
-    `visibility_of(test_id, kind)` gives each test's Gradescope visibility (course.yml)."""
+    `visibility_of(test_id, kind)` gives each test's Gradescope visibility (course.yml).
+
+    The tests come back in the order of course.yml's functions (`points`), each function's in the
+    suite's order: every rendering (terminal, pages, results.json) lists functions as the notebook does."""
     weights: dict[str, float] = {}
     for raw in raw_tests:
         weights[raw.function] = weights.get(raw.function, 0.0) + raw.weight
@@ -126,7 +129,8 @@ def score_tests(raw_tests, points: dict[str, float], visibility_of=None) -> list
         specific_weight[raw.function] = specific_weight.get(raw.function, 0.0) + raw.weight
         earned_weight[raw.function] = earned_weight.get(raw.function, 0.0) + raw.weight * (raw.test_id in earned)
     results = []
-    for raw in raw_tests:
+    position = {function: index for index, function in enumerate(points)}
+    for raw in sorted(raw_tests, key=lambda raw: position.get(raw.function, len(position))):
         if raw.function not in points:
             raise ValueError(f"hidden test {raw.test_id} grades {raw.function!r}, which course.yml does not list")
         share = points[raw.function] * raw.weight / weights[raw.function]
@@ -138,7 +142,7 @@ def score_tests(raw_tests, points: dict[str, float], visibility_of=None) -> list
             outcome, note, hint = Outcome.GATED, f"requires {', '.join(blocked)}", ""
             text = "Esta prueba de casos de error solo puntúa cuando tu función también supera sus casos básicos."
         else:
-            outcome, text, note = feedback.classify(raw.excinfo, raw.kind)
+            outcome, text, note = feedback.classify(raw.excinfo, raw.kind, raw.calls)
             fraction = earned_weight.get(raw.function, 0.0) / specific_weight.get(raw.function, 1.0)
             if raw.backstop and raw.function in charged and fraction > 0 and outcome is not Outcome.GRADER_ERROR:
                 outcome, score = Outcome.PARTIAL, share * fraction

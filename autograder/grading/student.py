@@ -19,6 +19,8 @@ from __future__ import annotations
 import builtins
 import collections
 import contextlib
+import copy
+import dataclasses
 import functools
 import json
 import time
@@ -120,6 +122,22 @@ class HelperOverLimit(StudentCrashed):
         self.helper, self.timed_out = helper, timed_out
 
 
+NOT_RETURNED = object()
+
+
+@dataclasses.dataclass
+class CallRecord:
+    """One call a test made to the student's functions, kept so that a failed property test can show
+    it (feedback.describe_calls): the arguments as they were sent (the grader's own copies), and what
+    came back."""
+
+    name: str
+    args: tuple | None  # None: they could not be copied
+    kwargs: dict | None
+    returned: object = NOT_RETURNED
+    problem: "StudentProblem | None" = None
+
+
 class StudentSession:
     """One submission's program, its worker, and the budget it may spend."""
 
@@ -146,6 +164,7 @@ class StudentSession:
         self.timed_out: set[str] = set()  # functions that ran out of time once: not called again
         self._spare: Worker | None = None  # started ahead by start_soon(), not yet ready or loaded
         self._ahead: collections.deque[tuple[str, str]] = collections.deque()  # (name, wire) sent, answer unread
+        self._calls: list[CallRecord] | None = None  # the current example's calls, while recording
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -241,7 +260,32 @@ class StudentSession:
 
     # -- calls -----------------------------------------------------------------------
 
+    def record_calls(self) -> None:
+        """Keep the calls made from now on (and drop those kept so far): a property test starts each
+        example with this, so that its failure can show the calls of the example that failed."""
+        self._calls = []
+
+    def recorded_calls(self) -> list[CallRecord]:
+        """The calls kept since record_calls(), which stops keeping them."""
+        calls, self._calls = self._calls or [], None
+        return calls
+
     def call(self, name: str, *args, **kwargs):
+        if self._calls is None:
+            return self._call(name, *args, **kwargs)
+        try:  # copied before the call: the call may change its arguments in place
+            record = CallRecord(name, copy.deepcopy(args), copy.deepcopy(kwargs))
+        except Exception:
+            record = CallRecord(name, None, None)
+        self._calls.append(record)
+        try:
+            record.returned = self._call(name, *args, **kwargs)
+        except StudentProblem as problem:
+            record.problem = problem
+            raise
+        return record.returned
+
+    def _call(self, name: str, *args, **kwargs):
         self._refuse_if_failed(name)
         if self._ahead:
             if self._ahead[0] == (name, codec.wire_of(args, kwargs)):

@@ -100,27 +100,63 @@ def unverified_defences(limits: Limits = Limits()) -> tuple[str, ...]:
     return tuple(name for name in claimed if checks.get(name) is False)
 
 
-def print_banner(out=None) -> str | None:
-    """The start-up banner (English): which defences this machine gives, each claim checked in a
-    worker. Returns None when grading may start, "refused" for a machine where the sandbox cannot
-    protect the grader (see launcher.refusal), "broken" when a claimed defence does not hold."""
+# The banner for a student who grades their own submission (cli: one submission): the same claims, in Spanish.
+SPANISH_DEFENCES = {
+    "separate worker process": "un proceso aparte para tu código",
+    "resource limits (CPU, memory, processes, file size, open files)":
+        "límites de recursos (CPU, memoria, procesos, tamaño de archivos, archivos abiertos)",
+    "wall-clock limits per call and per submission": "límites de tiempo por llamada y por entrega",
+    "clean environment and empty working directory": "entorno limpio y carpeta de trabajo vacía",
+    "no network (network namespace)": "sin red (espacio de nombres de red)",
+    "nothing but Python visible: hidden suites, solutions, other submissions (mount namespace)":
+        "solo Python a la vista: ni pruebas ocultas, ni soluciones, ni otras entregas (espacio de nombres de montaje)",
+    "whole process tree killed (PID namespace)": "se termina todo el árbol de procesos (espacio de nombres PID)",
+    "nothing shared with the host or left behind: SysV IPC, message queues (IPC namespace)":
+        "nada compartido con la máquina ni dejado atrás: IPC de SysV, colas de mensajes (espacio de nombres IPC)",
+    "own host name and cgroup view (UTS, cgroup namespaces)":
+        "nombre de máquina y vista de cgroups propios (espacios de nombres UTS y cgroup)",
+    "unprivileged user": "usuario sin privilegios",
+}
+SPANISH_REFUSAL = ("esta máquina no da al entorno aislado (sandbox) espacios de nombres de Linux y el corrector no se "
+                   "ejecuta como root, así que el código calificado se ejecutaría como tú: podría leer y cambiar tus "
+                   "archivos. Califica como root (por ejemplo con sudo) o donde se permitan los espacios de nombres "
+                   "de usuario sin privilegios (docs/security.md). Solo para código en el que confías: "
+                   "--insecure-run-student-code-as-me.")
+
+
+def print_banner(out=None, spanish: bool = False) -> str | None:
+    """The start-up banner (English, or Spanish for a student): which defences this machine gives, each
+    claim checked in a worker. Returns None when grading may start, "refused" for a machine where the
+    sandbox cannot protect the grader (see launcher.refusal), "broken" when a claimed defence does not hold."""
     from autograder.sandbox.launcher import namespace_mode, refusal
 
     out = out or sys.stderr
     if (why := refusal()) is not None:
-        print(f"error: {why}", file=out)
+        print(f"error: {SPANISH_REFUSAL if spanish else why}", file=out)
         return "refused"
     defences, failed = describe_defences(), unverified_defences()
-    mode = {"root": "as root", "user": "in a user namespace", None: "without namespaces"}[namespace_mode()]
-    print(f"sandbox: {sum(defences.values())}/{len(defences)} defences active, {mode}; checked in a worker "
-          f"(docs/security.md)", file=out)
-    for name, active in defences.items():
-        print(f"  {'FAILED' if name in failed else 'on    ' if active else 'OFF   '}  {name}", file=out)
+    active = sum(defences.values())
+    if spanish:
+        mode = {"root": "como root", "user": "en un espacio de nombres de usuario",
+                None: "sin espacios de nombres"}[namespace_mode()]
+        print(f"entorno aislado (sandbox): {active}/{len(defences)} defensas activas, {mode}; comprobadas en un "
+              f"proceso aparte (docs/security.md)", file=out)
+        states = ("FALLA ", "activa", "NO    ")
+    else:
+        mode = {"root": "as root", "user": "in a user namespace", None: "without namespaces"}[namespace_mode()]
+        print(f"sandbox: {active}/{len(defences)} defences active, {mode}; checked in a worker "
+              f"(docs/security.md)", file=out)
+        states = ("FAILED", "on    ", "OFF   ")
+    for name, on in defences.items():
+        state = states[0] if name in failed else states[1] if on else states[2]
+        print(f"  {state}  {SPANISH_DEFENCES.get(name, name) if spanish else name}", file=out)
     for problem in failed:
         if problem not in defences:
-            print(f"  FAILED  {problem}", file=out)
+            print(f"  {states[0]}  {problem}", file=out)
     if failed:
-        print("GRADER ERROR: a sandbox defence this machine claims does not hold in a worker; nothing was graded",
+        print("ERROR DEL CORRECTOR: una defensa del entorno aislado que esta máquina declara no se cumple; no se "
+              "calificó nada (no es culpa tuya)" if spanish else
+              "GRADER ERROR: a sandbox defence this machine claims does not hold in a worker; nothing was graded",
               file=out)
         return "broken"
     return None
