@@ -345,7 +345,7 @@ def test_the_checks_name_cells_as_the_grader_does(course_dir, bpe_bytes, tmp_pat
 
 def bare_repository(release: Path, work: Path, bare: Path, notebook: Path | None = None,
                     symlink: str | None = None) -> None:
-    """A student's repository as GitHub Classroom makes it (the starter files), with their work pushed."""
+    """A student's repository as the staff make it from the template (the starter files), with their work pushed."""
     shutil.copytree(release, work)
     if notebook:
         shutil.copy2(notebook, work / notebook.name)
@@ -597,7 +597,7 @@ def test_no_one_is_sent_to_github_classroom(path):
     text = (PROJECT_ROOT / path).read_text(encoding="utf-8")
     paragraphs = [p for p in re.split(r"\n\s*\n", text) if "GitHub Classroom" in p]
     assert all("retired" in p for p in paragraphs), paragraphs
-    for phrase in ("invitation", "Classroom's own autograding", "roster export"):
+    for phrase in ("in GitHub Classroom", "Classroom's own autograding", "roster export"):
         assert phrase not in text, phrase
 
 
