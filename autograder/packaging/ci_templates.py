@@ -64,11 +64,10 @@ WHERE_THE_SUMMARY_IS = {
 # The staff workflow's clone URL of a student's repository, and how the repositories are named.
 STUDENT_REPOSITORIES = {
     "github": ("https://x-access-token:{token}@github.com/YOUR-ORGANIZATION/@ASSIGNMENT@-{student}.git",
-               "One repository per student in your organization, named here ASSIGNMENT-USERNAME: "
-               "put your organization and naming."),
+               "One repository\n  # per student in your organization, named here ASSIGNMENT-USERNAME: put yours."),
     "classroom50": ("https://x-access-token:{token}@github.com/YOUR-ORGANIZATION/YOUR-CLASSROOM-@SLUG@-{student}.git",
-                    "Classroom 50 names each student's repository CLASSROOM-SLUG-USERNAME (lowercase): "
-                    "put your organization and classroom."),
+                    "Classroom 50\n  # names each student's repository CLASSROOM-SLUG-USERNAME (lowercase): put your "
+                    "organization\n  # and classroom."),
 }
 # Classroom 50's format for an assignment's declarative tests, as its own sources state it
 # (foundation50/classroom50: schemas/tests-v1.schema.json; cli/gh-teacher/internal/assignment/tests.go).
