@@ -1,7 +1,8 @@
 """The `autograder` command (instructor- and CI-facing, in English).
 
     autograder release ASSIGNMENT | --all        student versions through nbgrader
-    autograder release ... --ci github|gitlab    ... plus CI templates: checks for students' repositories,
+    autograder release ... --ci PROVIDER         ... plus CI templates (github, gitlab, classroom50): checks for
+                                                 students' repositories,
                                                  a grading workflow for the staff repository (docs/ci.md)
     autograder grade ASSIGNMENT                  the whole class: nbgrader's submitted/ tree -> gradebook
     autograder grade ASSIGNMENT --lms DOWNLOAD   import an LMS folder or zip into submitted/, then as above
@@ -145,9 +146,10 @@ def _parser() -> argparse.ArgumentParser:
     release.add_argument("assignment", nargs="?", help=assignment_help)
     release.add_argument("--all", action="store_true", help="release every assignment in course.yml")
     release.add_argument("--course-dir", type=Path, help=course_dir_help)
-    release.add_argument("--ci", choices=("github", "gitlab"),
-                         help="also write CI templates: feedback checks for students' repositories and a "
-                              "grading workflow for the staff repository (docs/ci.md)")
+    release.add_argument("--ci", choices=("github", "gitlab", "classroom50"),
+                         help="also write CI templates: feedback checks for students' repositories (with "
+                              "classroom50: as its declarative tests) and a grading workflow for the staff "
+                              "repository (docs/ci.md)")
 
     grade = command("grade", "grade submissions against the hidden suite", epilog=GRADE_EPILOG)
     grade.add_argument("assignment", nargs="?", help=assignment_help)

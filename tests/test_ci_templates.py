@@ -1,17 +1,20 @@
-"""The CI templates of `autograder release --ci github|gitlab`, proven by running them (docs/ci.md).
+"""The CI templates of `autograder release --ci github|gitlab|classroom50`, proven by running them (docs/ci.md).
 
 Each workflow runs step by step in a clean workspace with tests/workflows.py, with the
 environment variables the CI service sets, and the files it leaves are checked:
 - the student workflow, for every assignment, on the reference notebook (everything passes)
   and on the untouched release (every visible check and public property fails);
+- the same checks as Classroom 50's declarative tests, valid in its format and run as its runner does;
 - the staff workflow, against local bare git repositories served by file:// URLs: a correct
-  student, a buggy one, an untouched starter repository, and a student with no repository.
+  student, a buggy one, an untouched starter repository, and a student with no repository;
+  a scheduled run grades only in the window after the due date.
 """
 
 from __future__ import annotations
 
 import ast
 import csv
+import datetime as dt
 import importlib.metadata
 import importlib.util
 import json
@@ -31,11 +34,12 @@ from autograder.cli import main
 from autograder.course import PROJECT_ROOT, load_course
 from autograder.notebook.lesson import load_source_notebook, solution_functions
 from autograder.notebook.loader import load_submission
-from autograder.packaging.ci_templates import (PROVIDERS, TEMPLATES, check_cells, fill, imported_modules,
-                                               read_template, template_values, write_ci_templates)
+from autograder.packaging.ci_templates import (PROVIDERS, TEMPLATES, check_cells, classroom50_tests, fill,
+                                               imported_modules, read_template, template_values, write_ci_templates)
 
 from course_content import catalogue
-from workflows import make_python, run_github_job, run_gitlab_job
+from workflows import (check_classroom50_runtime, check_classroom50_tests, load_github, make_python, run_classroom50_tests,
+                       run_github_job, run_github_workflow, run_gitlab_job)
 
 ASSIGNMENTS = list(load_course().assignments)
 TOKEN = "tokenDePrueba4321"
@@ -48,12 +52,14 @@ GIT_ENV = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.dev
 
 @pytest.fixture(scope="module")
 def course_dir(tmp_path_factory):
-    """Every assignment released once with `--ci github` (through the CLI), plus the GitLab templates."""
+    """Every assignment released once with `--ci github` (through the CLI), plus the GitLab and Classroom 50
+    templates."""
     folder = tmp_path_factory.mktemp("course")
     assert main(["release", "--all", "--course-dir", str(folder), "--ci", "github"]) == 0
     course = load_course()
     for assignment in course.assignments.values():
-        write_ci_templates(course, assignment, folder / "release" / assignment.id, "gitlab", folder)
+        for provider in ("gitlab", "classroom50"):
+            write_ci_templates(course, assignment, folder / "release" / assignment.id, provider, folder)
     return folder
 
 
@@ -85,7 +91,7 @@ def junit_cases(path: Path) -> dict[str, str]:
 # --- what is written, and what is not ------------------------------------------------------
 
 def test_an_unknown_provider_is_refused(course, bpe_bytes, tmp_path):
-    with pytest.raises(ValueError, match="unknown CI provider 'jenkins'; choose one of: github, gitlab"):
+    with pytest.raises(ValueError, match="unknown CI provider 'jenkins'; choose one of: github, gitlab, classroom50"):
         write_ci_templates(course, bpe_bytes, tmp_path, "jenkins", tmp_path)
     assert list(tmp_path.iterdir()) == []
 
@@ -97,12 +103,15 @@ def test_each_provider_writes_a_student_workflow_and_a_staff_workflow(course_dir
     shutil.copytree(course_dir / "release" / "bpe_bytes", release,
                     ignore=shutil.ignore_patterns(".github", ".gitlab-ci.yml", "comprobaciones"))
     written = write_ci_templates(course, bpe_bytes, release, provider, tmp_path / "course")
-    student = {"github": ".github/workflows/comprobar.yml", "gitlab": ".gitlab-ci.yml"}[provider]
-    staff = {"github": "ci/github/calificar-bpe_bytes.yml", "gitlab": "ci/gitlab/calificar-bpe_bytes.gitlab-ci.yml"}
-    assert set(release_files(release)) == STUDENT_FILES | {student, "bpe_bytes.ipynb", "bpe_bytes.py"}
-    assert sorted(written) == sorted([release / name for name in STUDENT_FILES | {student}]
-                                     + [tmp_path / "course" / staff[provider]])
-    assert "STUDENT_REPOS_TOKEN" in (tmp_path / "course" / staff[provider]).read_text(encoding="utf-8")
+    # Classroom 50 puts its own autograde workflow in each student's repository: one of ours would run twice.
+    student = {"github": {".github/workflows/comprobar.yml"}, "gitlab": {".gitlab-ci.yml"}, "classroom50": set()}
+    staff = {"github": ["ci/github/calificar-bpe_bytes.yml"], "gitlab": ["ci/gitlab/calificar-bpe_bytes.gitlab-ci.yml"],
+             "classroom50": ["ci/classroom50/calificar-bpe_bytes.yml", "ci/classroom50/bpe_bytes.tests.json",
+                             "ci/classroom50/runtime.json"]}
+    assert set(release_files(release)) == STUDENT_FILES | student[provider] | {"bpe_bytes.ipynb", "bpe_bytes.py"}
+    assert sorted(written) == sorted([release / name for name in STUDENT_FILES | student[provider]]
+                                     + [tmp_path / "course" / name for name in staff[provider]])
+    assert "STUDENT_REPOS_TOKEN" in (tmp_path / "course" / staff[provider][0]).read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
@@ -336,7 +345,7 @@ def test_the_checks_name_cells_as_the_grader_does(course_dir, bpe_bytes, tmp_pat
 
 def bare_repository(release: Path, work: Path, bare: Path, notebook: Path | None = None,
                     symlink: str | None = None) -> None:
-    """A student's repository as GitHub Classroom makes it (the starter files), with their work pushed."""
+    """A student's repository as the staff make it from the template (the starter files), with their work pushed."""
     shutil.copytree(release, work)
     if notebook:
         shutil.copy2(notebook, work / notebook.name)
@@ -393,8 +402,8 @@ def grading_repository(workflow: Path, roster: str, provider: str):
     return checkout
 
 
-def check_staff_run(run, assignment, output: str) -> None:
-    workspace, course = run.workspace, run.workspace / "course"
+def check_staff_run(run, assignment, output: str, course_dir: str = "course") -> None:
+    workspace, course = run.workspace, run.workspace / course_dir
     assert run.succeeded, run.log()
     assert "dario: not fetched" in output and f"/***/{assignment.id}-dario.git" in output
     assert f"beto: {assignment.notebook}.py is a symbolic link; ignored" in output
@@ -425,14 +434,24 @@ def check_staff_run(run, assignment, output: str) -> None:
     assert not any(TOKEN in text for text in everything), "the token leaked into the log or a file"
 
 
+def utc_iso(moment: dt.datetime) -> str:
+    return moment.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def test_staff_workflow_on_github(course_dir, course, bpe_bytes, class_repositories, python_bin, tmp_path):
+    """A scheduled run an hour after GRADE_AT grades the class; with COURSE_DIR changed, every path follows it."""
     url, roster = class_repositories("bpe_bytes")
     workflow = course_dir / "ci" / "github" / "calificar-bpe_bytes.yml"
-    run = run_github_job(workflow, "grade", tmp_path / "ws", checkout=grading_repository(workflow, roster, "github"),
-                         python_bin=python_bin, python_version="3.11", secrets={"STUDENT_REPOS_TOKEN": TOKEN},
-                         override_env={"REPO_URL_TEMPLATE": url}, timeout=900)
+    graded_from = utc_iso(dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=1))
+    runs = run_github_workflow(workflow, tmp_path / "ws", event_name="schedule",
+                               checkout=grading_repository(workflow, roster, "github"), python_bin=python_bin,
+                               python_version="3.11", secrets={"STUDENT_REPOS_TOKEN": TOKEN}, timeout=900,
+                               override_env={"REPO_URL_TEMPLATE": url, "COURSE_DIR": "curso", "GRADE_AT": graded_from})
+    assert runs["window"].outputs == {"grade": "true"}
+    run = runs["grade"]
     assert [s.name for s in run.steps if not s.ran] == []
-    check_staff_run(run, bpe_bytes, run.log())
+    check_staff_run(run, bpe_bytes, run.log(), course_dir="curso")
+    assert not (run.workspace / "course").exists()
     assert "Successfully installed tokens-y-embeddings-autograder" in run.step("Install the grader").output
     artifact = run.artifacts["grades-bpe_bytes"]
     assert {p.name for p in artifact} >= {"grades.csv", "gradebook.db", "junit.xml", "commits.tsv",
@@ -449,12 +468,136 @@ def test_staff_workflow_on_gitlab(course_dir, course, class_repositories, python
     job = dict(checkout=grading_repository(ci, roster, "gitlab"), python_bin=python_bin,
                override_variables={"REPO_URL_TEMPLATE": url}, timeout=900)
     assert run_gitlab_job(ci, "calificar-tokenizacion", tmp_path / "push", **job) is None  # not on a push
-    run = run_gitlab_job(ci, "calificar-tokenizacion", tmp_path / "ws", pipeline_source="web",
+    graded_from = utc_iso(dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=1))
+    job["override_variables"].update({"COURSE_DIR": "curso", "GRADE_AT": graded_from})
+    run = run_gitlab_job(ci, "calificar-tokenizacion", tmp_path / "ws", pipeline_source="schedule",
                          pipeline_variables={"CALIFICAR": "tokenizacion", "STUDENT_REPOS_TOKEN": TOKEN}, **job)
-    check_staff_run(run, assignment, run.log())
+    check_staff_run(run, assignment, run.log(), course_dir="curso")
+    assert not (run.workspace / "course").exists()
     assert {p.name for p in run.artifacts["reports"]} == {"junit.xml"}
     assert {p.name for p in run.artifacts["paths"]} >= {"grades.csv", "gradebook.db", "commits.tsv",
                                                         "tokenizacion.html", "tokenizacion"}
+
+
+@pytest.mark.parametrize("moment, grades", [
+    (dt.timedelta(hours=-2), True),      # two hours after GRADE_AT: the scheduled grading
+    (dt.timedelta(hours=3), False),      # before GRADE_AT
+    (dt.timedelta(days=-365), False),    # the same date a year later: cron fires again, nothing is graded
+    (None, False),                       # no due date, no GRADE_AT
+])
+def test_scheduled_grading_is_bound_to_the_deadline(course_dir, moment, grades, python_bin, tmp_path):
+    """Cron has no year: the `window` job lets a scheduled run grade only in the day after GRADE_AT."""
+    workflow = course_dir / "ci" / "github" / "calificar-bpe_bytes.yml"
+    grade_at = "" if moment is None else utc_iso(dt.datetime.now(dt.timezone.utc) + moment)
+    options = dict(checkout=lambda workspace: None, python_bin=python_bin, python_version="3.11",
+                   override_env={"GRADE_AT": grade_at})
+    window = run_github_workflow(workflow, tmp_path / "schedule", event_name="schedule", only=("window",), **options)
+    assert window["window"].succeeded and window["window"].outputs == {"grade": "true" if grades else "false"}
+    if not grades:
+        assert "nothing graded" in window["window"].log()
+    by_hand = run_github_workflow(workflow, tmp_path / "dispatch", only=("window",), **options)
+    assert by_hand["window"].outputs == {"grade": "true"}  # a run by hand always grades
+    with pytest.raises(ValueError, match="run it with run_github_workflow"):
+        run_github_job(workflow, "grade", tmp_path / "alone", **options)  # its `if:` is never skipped silently
+
+
+def test_a_gitlab_schedule_a_year_later_grades_nothing(course_dir, python_bin, tmp_path):
+    ci = course_dir / "ci" / "gitlab" / "calificar-tokenizacion.gitlab-ci.yml"
+    a_year_ago = utc_iso(dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=365))
+    run = run_gitlab_job(ci, "calificar-tokenizacion", tmp_path / "ws", pipeline_source="schedule",
+                         checkout=lambda workspace: None, python_bin=python_bin,
+                         pipeline_variables={"CALIFICAR": "tokenizacion"}, override_variables={"GRADE_AT": a_year_ago})
+    script = run.step("script")
+    assert script.returncode == 0 and "outside the grading window" in script.output and "nothing graded" in script.output
+    assert not (run.workspace / "entregas").exists() and "Successfully installed" not in script.output
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_the_schedule_fires_at_grade_at(course, assignment_id):
+    """The commented cron line and GRADE_AT name the same minute: the due date plus the grace period and 5 min."""
+    assignment = course.assignment(assignment_id)
+    values = template_values(course, assignment, "github")
+    if assignment.due is None:
+        assert values["CRON"] == values["GRADE_AT"] == ""
+        return
+    grade_at = dt.datetime.strptime(values["GRADE_AT"], "%Y-%m-%dT%H:%M:%SZ")
+    assert grade_at.replace(tzinfo=dt.timezone.utc) == assignment.due + dt.timedelta(
+        minutes=assignment.late_policy.grace_minutes + 5)
+    assert values["CRON"] == f"{grade_at.minute} {grade_at.hour} {grade_at.day} {grade_at.month} *"
+
+
+@pytest.mark.parametrize("provider", ["github", "gitlab", "classroom50"])
+def test_staff_workflows_name_the_course_directory_once(course_dir, course, provider):
+    """COURSE_DIR is set in one place; no path in the workflow spells the course directory out."""
+    name = {"github": "github/calificar-bpe_bytes.yml", "gitlab": "gitlab/calificar-bpe_bytes.gitlab-ci.yml",
+            "classroom50": "classroom50/calificar-bpe_bytes.yml"}[provider]
+    text = (course_dir / "ci" / name).read_text(encoding="utf-8")
+    course_folder = template_values(course, course.assignment("bpe_bytes"), "github")["COURSE_DIR"]
+    lines = [line for line in text.splitlines() if re.search(rf"(^|[\s\"'/]){re.escape(course_folder)}/", line)]
+    assert lines == [], lines
+    assert len(re.findall(rf"^\s*COURSE_DIR: {re.escape(course_folder)}\b", text, re.MULTILINE)) == 1
+
+
+# --- Classroom 50 ----------------------------------------------------------------------------------
+
+def test_classroom50_tests_are_valid_in_its_format(course_dir):
+    """The generated tests.json and runtime.json are what `gh teacher assignment test set --tests` and
+    `--runtime` accept (its schema and validator, tests/workflows.py); the checker itself refuses what
+    Classroom 50 refuses."""
+    for assignment_id in ASSIGNMENTS:
+        document = json.loads((course_dir / "ci" / "classroom50" / f"{assignment_id}.tests.json").read_text())
+        assert document == classroom50_tests() and check_classroom50_tests(document) == []
+    runtime = json.loads((course_dir / "ci" / "classroom50" / "runtime.json").read_text())
+    assert runtime == {"python": "3.11"} and check_classroom50_runtime(runtime) == []
+    assert all(test["points"] == 0 for test in document["tests"])  # feedback, never a grade
+    good = document["tests"][1]
+    for broken in ({**good, "points": 1001}, {**good, "exit-code": 1}, {**good, "name": "x" * 101},
+                   {**good, "name": "a\tb"}, {**good, "expected": "ok"}, {**good, "type": "pytest"},
+                   {**good, "timeout": 601}, {**good, "show-output": "yes"}, {**good, "puntos": 1}):
+        assert check_classroom50_tests({**document, "tests": [broken]}) != [], broken
+    assert check_classroom50_tests({**document, "tests": [good, good]}) != []          # names are unique
+    assert check_classroom50_tests({**document, "schema": "classroom50/tests/v2"}) != []
+    assert check_classroom50_tests(document["tests"]) != []                            # the envelope, not a bare list
+    assert check_classroom50_runtime({"python": "3.11", "version": "1"}) != []
+
+
+def test_classroom50_runs_the_students_checks(course_dir, bpe_bytes, python_bin, tmp_path):
+    """As Classroom 50's runner runs the declarative tests in a student's checkout: all pass on the reference
+    notebook; on the untouched release the checks fail and the summary still says it is not the grade."""
+    release = course_dir / "release" / "bpe_bytes"
+    tests = course_dir / "ci" / "classroom50" / "bpe_bytes.tests.json"
+    reference = samples.build_notebook(bpe_bytes, samples.correct("bpe_bytes"), tmp_path / "trabajo" / "bpe_bytes.ipynb")
+    names = ["Instalar las dependencias", "Comprobaciones visibles y propiedades públicas", "Resumen (no es tu nota)"]
+    for kind, notebook in (("reference", reference), ("release", None)):
+        outcomes = run_classroom50_tests(tests, tmp_path / kind, checkout=student_checkout(release, notebook),
+                                         python_bin=python_bin)
+        assert [o.name for o in outcomes] == names
+        assert [o.passed for o in outcomes] == [True, kind == "reference", True], [o.output for o in outcomes]
+        summary = outcomes[2].output
+        assert "Comprobaciones de «BPE a nivel de bytes»" in summary and "**no son tu nota**" in summary
+        cases = junit_cases(tmp_path / kind / "junit.xml")
+        assert len(cases) == 1 + 7 + len(property_tests("bpe_bytes"))
+        assert sum(bool(m) for m in cases.values()) == (0 if kind == "reference" else len(cases) - 1)
+
+
+def test_classroom50_staff_workflow_clones_its_repository_names(course_dir, course):
+    """Classroom 50 names a student's repository CLASSROOM-SLUG-USERNAME, and a slug has no underscore."""
+    workflow = load_github(course_dir / "ci" / "classroom50" / "calificar-tokenizador_gpt.yml")
+    assert workflow["env"]["REPO_URL_TEMPLATE"] == (
+        "https://x-access-token:{token}@github.com/YOUR-ORGANIZATION/YOUR-CLASSROOM-tokenizador-gpt-{student}.git")
+    assert set(workflow["jobs"]) == {"window", "grade"}
+    assert "Classroom 50" in (course_dir / "ci" / "classroom50" / "calificar-tokenizador_gpt.yml").read_text()
+
+
+# --- the documentation -----------------------------------------------------------------------------
+
+def test_no_one_is_sent_to_github_classroom():
+    """GitHub retired Classroom on 2026-08-28: docs/ci.md sets courses up without it."""
+    text = (PROJECT_ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    paragraphs = [p for p in re.split(r"\n\s*\n", text) if "GitHub Classroom" in p]
+    assert all("retired" in p for p in paragraphs), paragraphs
+    for phrase in ("in GitHub Classroom", "Classroom's own autograding", "roster export"):
+        assert phrase not in text, phrase
 
 
 @pytest.mark.parametrize("script", ["descargar_entregas.sh", ".ci/run"])

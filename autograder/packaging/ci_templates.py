@@ -1,13 +1,17 @@
-"""CI workflow templates, written by ``autograder release ID --ci github|gitlab`` (docs/ci.md).
+"""CI workflow templates, written by ``autograder release ID --ci github|gitlab|classroom50`` (docs/ci.md).
 
 Two workflows per assignment, because a student's repository cannot keep a secret:
 
 - **student side**, written into the release folder, so it travels with the starter
-  repository (a GitHub Classroom template repository, say): ``.github/workflows/comprobar.yml``
+  repository (a template repository the staff copy into each student's): ``.github/workflows/comprobar.yml``
   or ``.gitlab-ci.yml``, and ``comprobaciones/``, a small pytest suite the student can also
   run at home. It runs the release's visible checks (generated here from the released
   notebook) and a few public hypothesis properties per assignment (stated as rules, never
   compared with the reference), then writes a Spanish job summary. Feedback only: no grade.
+  With Classroom 50 the same checks run as the assignment's declarative tests instead
+  (``COURSE_DIR/ci/classroom50/ID.tests.json``, worth 0 points), through the autograde
+  workflow Classroom 50 itself puts in each student's repository, so the release carries no
+  workflow of its own.
 - **staff side**, written to ``COURSE_DIR/ci/PROVIDER/``, to be copied into the private grading
   repository (this project, with the hidden suites): on demand or on a schedule it clones
   each student's repository from a roster, grades the submissions in the sandbox with
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import datetime as dt
+import json
 import os
 import re
 import shutil
@@ -35,7 +40,7 @@ import yaml
 from autograder.notebook.loader import MAX_SUBMISSION_BYTES
 from autograder.notebook.lesson import graded_function
 
-PROVIDERS = ("github", "gitlab")
+PROVIDERS = ("github", "gitlab", "classroom50")
 PYTHON_VERSION = "3.11"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 CHECKS_FOLDER = "comprobaciones"
@@ -54,7 +59,20 @@ COPIED = ("LEEME.md", "cargar.py.tmpl", "conftest.py.tmpl", "pytest.ini", "resum
 WHERE_THE_SUMMARY_IS = {
     "github": "en la pestaña «Actions», en la página de cada ejecución",
     "gitlab": "en la pestaña «Tests» de la pipeline y al final del registro del trabajo",
+    "classroom50": "en la «Release» de cada entrega, en la pestaña «Releases» del repositorio",
 }
+# The staff workflow's clone URL of a student's repository, and how the repositories are named.
+STUDENT_REPOSITORIES = {
+    "github": ("https://x-access-token:{token}@github.com/YOUR-ORGANIZATION/@ASSIGNMENT@-{student}.git",
+               "One repository\n  # per student in your organization, named here ASSIGNMENT-USERNAME: put yours."),
+    "classroom50": ("https://x-access-token:{token}@github.com/YOUR-ORGANIZATION/YOUR-CLASSROOM-@SLUG@-{student}.git",
+                    "Classroom 50\n  # names each student's repository CLASSROOM-SLUG-USERNAME (lowercase): put your "
+                    "organization\n  # and classroom."),
+}
+# Classroom 50's format for an assignment's declarative tests, as its own sources state it
+# (foundation50/classroom50: schemas/tests-v1.schema.json; cli/gh-teacher/internal/assignment/tests.go).
+CLASSROOM50_TESTS_SCHEMA = "classroom50/tests/v1"
+CLASSROOM50_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{1,38}$")
 _PLACEHOLDER = re.compile(r"@[A-Z][A-Z0-9_]*@")
 
 
@@ -92,6 +110,13 @@ def write_ci_templates(course, assignment, release_dir: Path, provider: str, cou
     if provider == "github":
         write(release_dir / ".github" / "workflows" / "comprobar.yml", workflow("github/comprobar.yml", values))
         write(course_dir / "ci" / "github" / f"calificar-{assignment.id}.yml", workflow("github/calificar.yml", values))
+    elif provider == "classroom50":
+        # Classroom 50 writes its own autograde workflow into each student's repository; a workflow of ours in
+        # the template would run the checks a second time on every push.
+        staff = course_dir / "ci" / "classroom50"
+        write(staff / f"calificar-{assignment.id}.yml", workflow("github/calificar.yml", values))
+        write(staff / f"{assignment.id}.tests.json", json.dumps(classroom50_tests(), ensure_ascii=False, indent=2) + "\n")
+        write(staff / "runtime.json", json.dumps({"python": PYTHON_VERSION}, indent=2) + "\n")
     else:
         write(release_dir / ".gitlab-ci.yml", workflow("gitlab/comprobar.gitlab-ci.yml", values))
         write(course_dir / "ci" / "gitlab" / f"calificar-{assignment.id}.gitlab-ci.yml",
@@ -122,6 +147,7 @@ def template_values(course, assignment, provider: str) -> dict[str, str]:
     title = " ".join(assignment.title.split())
     values = {
         "ASSIGNMENT": assignment.id,
+        "PROVIDER": provider,
         "NOTEBOOK": assignment.notebook,
         "TITLE": title,
         "TITLE_REPR": repr(title),
@@ -130,14 +156,51 @@ def template_values(course, assignment, provider: str) -> dict[str, str]:
         "COURSE_DIR": relative_course_dir(course),
         "DUE": assignment.due.isoformat() if assignment.due else "no due date",
         "CRON": due_cron(assignment),
+        "GRADE_AT": grading_moment(assignment),
         "PROVIDER_PLACE": WHERE_THE_SUMMARY_IS[provider],
         "MAX_BYTES": str(MAX_SUBMISSION_BYTES),
         "MAX_MIB": str(MAX_SUBMISSION_BYTES // 2**20),
     }
+    if provider == "classroom50":
+        values["SLUG"] = classroom50_slug(assignment)
+    url, names = STUDENT_REPOSITORIES.get(provider, STUDENT_REPOSITORIES["github"])
+    values["REPO_URL_TEMPLATE"] = fill(url, values)
+    values["REPO_NAMES"] = names
     fetch = fill(read_template("descargar_entregas.sh"), values).rstrip("\n")
     values["FETCH_SCRIPT_10"] = indent(fetch, 10)  # a `run: |` block in a GitHub step
     values["FETCH_SCRIPT_6"] = indent(fetch, 6)  # a `- |` item of a GitLab script
     return values
+
+
+def classroom50_slug(assignment) -> str:
+    """The assignment's slug in Classroom 50, which allows no underscore: `bpe_bytes` -> `bpe-bytes`."""
+    slug = assignment.id.lower().replace("_", "-")
+    if not CLASSROOM50_SLUG.match(slug):
+        raise ValueError(f"{assignment.id}: no Classroom 50 slug can be made from this id "
+                         f"(it must match {CLASSROOM50_SLUG.pattern} once '_' becomes '-')")
+    return slug
+
+
+def classroom50_tests() -> dict:
+    """The student-side checks as Classroom 50 declarative tests (its tests.json envelope, for
+    `gh teacher assignment test set ORG CLASSROOM SLUG --tests FILE`).
+
+    Classroom 50 runs each test's command in the student's checkout, in its autograde workflow, and
+    publishes a PASS/FAIL table as a Release of the student's repository. Every test is worth 0
+    points: like the `comprobar` workflow, they are feedback, and the grade comes only from the staff
+    workflow. A `python` test passes when pytest passes (Classroom 50 adds its own JSON report)."""
+    return {
+        "schema": CLASSROOM50_TESTS_SCHEMA,
+        "tests": [
+            {"name": "Instalar las dependencias", "type": "run",
+             "run": f"python -m pip install -r {CHECKS_FOLDER}/requirements.txt", "timeout": 600, "points": 0},
+            {"name": "Comprobaciones visibles y propiedades públicas", "type": "python",
+             "run": f"python -m pytest {CHECKS_FOLDER} --junitxml=junit.xml", "timeout": 600, "points": 0},
+            {"name": "Resumen (no es tu nota)", "type": "run",
+             "run": f"python {CHECKS_FOLDER}/resumen.py junit.xml", "timeout": 60, "points": 0,
+             "show-output": True},
+        ],
+    }
 
 
 def indent(text: str, spaces: int) -> str:
@@ -152,12 +215,28 @@ def relative_course_dir(course) -> str:
         return "course"
 
 
-def due_cron(assignment) -> str:
-    """A cron line (UTC) for the due date plus the grace period and five minutes; "" without a due date."""
+def grading_time(assignment) -> dt.datetime | None:
+    """When the scheduled grading runs (UTC): the due date plus the grace period and five minutes."""
     if assignment.due is None:
-        return ""
-    moment = assignment.due.astimezone(dt.timezone.utc) + dt.timedelta(
+        return None
+    return assignment.due.astimezone(dt.timezone.utc) + dt.timedelta(
         minutes=assignment.late_policy.grace_minutes + 5)
+
+
+def grading_moment(assignment) -> str:
+    """`grading_time` as the staff workflow's GRADE_AT (ISO 8601, UTC); "" without a due date."""
+    moment = grading_time(assignment)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ") if moment else ""
+
+
+def due_cron(assignment) -> str:
+    """A cron line (UTC) at `grading_time`; "" without a due date.
+
+    Cron has no year field, so the line fires on that date every year: the staff workflow grades
+    a scheduled run only in the window after GRADE_AT, and skips every other firing."""
+    moment = grading_time(assignment)
+    if moment is None:
+        return ""
     return f"{moment.minute} {moment.hour} {moment.day} {moment.month} *"
 
 
