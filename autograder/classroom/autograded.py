@@ -45,7 +45,7 @@ def write_autograded(handed_in, destination: Path, assignment, result, release: 
 
 def function_feedback(result, function: str) -> str:
     """What one check cell shows: the function's score, then each hidden test it failed."""
-    score, maximum = result.by_function().get(function, (0.0, 0.0))
+    score, maximum = result.auto_by_function().get(function, (0.0, 0.0))
     lines = [f"Corrección automática de {function}: {score:.2f} / {maximum:g} puntos"]
     for test in result.tests:
         if test.function == function and not test.passed:
