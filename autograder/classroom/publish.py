@@ -4,7 +4,8 @@
     report     the instructor's HTML report of one assignment
     export     grades.csv for the LMS: a row per student, a column per assignment
 
-Each reads only what grading stored (results, gradebook) and writes its files whole.
+Each reads only what grading stored (results, gradebook), settled first against the gradebook
+as it is now (manual grades, extensions: gradebook.settle), and writes its files whole.
 The CLI and the demo call these; both get the same files.
 """
 

@@ -60,7 +60,7 @@ def late_words(result: GradeResult) -> str:
     """A late submission in one line: due date (and extension), submitted, how late, days charged, penalty."""
     if result.late_seconds <= 0 or not result.due:
         return ""
-    extension = f" (extension {_span(result.extension_seconds)})" if result.extension_seconds else ""
+    extension = f" after an extension of {_span(result.extension_seconds)}" if result.extension_seconds else ""
     days = result.late_policy.days_late(result.late_seconds)
     charged = f"{days} day{'s' if days != 1 else ''} charged" if days else "within the grace period"
     return (f"due {clock(result.due)}{extension}, submitted {clock(result.submitted_at)}: "

@@ -22,7 +22,7 @@ def function_lines(result: GradeResult) -> list[str]:
     for name, (score, maximum) in result.by_function().items():
         note = manual_note(result, name)
         lines.append(f"  {'✓' if score >= maximum else '✗'} {name:<{width}}  {score:6.2f} / {maximum:g}"
-                     + (f"  ({note})" if note else ""))
+                     + (f"  — {note}" if note else ""))
     return lines
 
 
