@@ -96,9 +96,10 @@ def test_a_manual_grade_typed_after_grading_gives_one_final_grade_everywhere(lat
         assert "graded by the instructor: encode 12.5 (tests: 20)" in bruno
     finally:
         set_by_hand(course, course_dir, {function: (None, None) for function in MANUAL})
-    # Taken back, the grade is the tests' again everywhere, the stored penalty too.
-    assert card(page(course_dir), "Nota final") == "80"
+    # Taken back, the grade is the tests' again everywhere; `autograder export` alone stores the penalty again.
+    assert float(our_export(course_dir)["bruno"]["bpe_bytes (100)"]) == pytest.approx(80)
     assert float(nbgrader_export(course_dir)["bruno"]["late_submission_penalty"]) == pytest.approx(20)
+    assert card(page(course_dir), "Nota final") == "80"
 
 
 def test_late_work_is_explained_in_the_course_time_zone(late_class, course, bpe_bytes):
