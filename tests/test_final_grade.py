@@ -9,7 +9,6 @@ top, minus a late penalty taken from that very score.
 
 from __future__ import annotations
 
-import csv
 import re
 from pathlib import Path
 
@@ -131,3 +130,21 @@ def test_late_work_is_explained_in_the_course_time_zone(late_class, course, bpe_
     finally:
         with open_gradebook(course, course_dir) as book:
             book.grant_extension("bpe_bytes", "bruno")
+
+
+def test_a_stored_result_keeps_its_manual_grades_and_late_rule():
+    import dataclasses
+
+    from autograder.grading.results import GradeResult, LoadSummary, ManualGrade, TestResult, result_from_dict
+    from autograder.late import LatePolicy
+
+    tests = [TestResult("test_encode", "encode", "encode", 0.0, 20.0, "wrong"),
+             TestResult("test_decode", "decode", "decode", 10.0, 10.0, "passed")]
+    result = GradeResult("bpe_bytes", "s", tests, LoadSummary(), 30.0, late_policy=LatePolicy(15, 10, 7),
+                         manual=[ManualGrade("encode", 12.5), ManualGrade("decode", None, 1.0)], late_penalty=2.35)
+    assert result.auto_score == 10 and result.score == 23.5 and result.final_score == 21.15
+    assert result.by_function() == {"encode": (12.5, 20.0), "decode": (11.0, 10.0)}
+    assert result_from_dict(dataclasses.asdict(result)) == result
+    terminal = submission_report(result)
+    assert "encode   12.50 / 20  — revisada por el profesor (la corrección automática dio 0.00)" in terminal
+    assert "decode   11.00 / 10  — +1.00 de crédito extra del profesor" in terminal
