@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from autograder.late import LatePolicy, as_utc
+from autograder.late import LatePolicy, as_utc, time_zone
 from autograder.sandbox.launcher import Limits
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -45,6 +45,7 @@ class Assignment:
     limits: Limits
     root: Path
     due: dt.datetime | None = None  # UTC
+    timezone: dt.tzinfo = dt.timezone.utc  # the course's clock, in which students and instructors read times
     late_policy: LatePolicy = LatePolicy()
     visibility: tuple[tuple[str, str], ...] = (("default", "visible"),)  # see visibility_of
     siblings: tuple[Sibling, ...] = ()  # the course's other assignments, to recognise their files
@@ -175,7 +176,19 @@ def _due(value, where: str, path: Path) -> dt.datetime | None:
     if moment is None or moment.tzinfo is None:
         raise CourseError(f"{path}: {where} must be a date and time with its UTC offset, "
                           f"like 2026-12-14T23:59:00+01:00, not {value!r}")
-    return as_utc(moment)
+    return moment  # as written, offset kept: without course.timezone, times are shown on it
+
+
+def _time_zone(meta: dict, path: Path) -> dt.tzinfo | None:
+    """course.timezone, checked; None when it is not set (each assignment then uses its due date's offset)."""
+    if "timezone" not in meta:
+        return None
+    name = _text(meta["timezone"], "course.timezone", path)
+    try:
+        return time_zone(name)
+    except ValueError:
+        raise CourseError(f"{path}: course.timezone must be a time zone name like Europe/Madrid, UTC, or an "
+                          f"offset like +01:00, not {meta['timezone']!r}") from None
 
 
 def _late_policy(value, where: str, base: LatePolicy, path: Path) -> LatePolicy:
@@ -211,7 +224,7 @@ def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
         raise CourseError(f"{path}: not valid YAML ({exc})") from None
     top = _mapping(raw, "(top level)", {"course", "limits", "late_policy", "visibility", "assignments"},
                    {"course", "assignments"}, path)
-    meta = _mapping(top["course"], "course", {"id", "title", "language", "course_dir", "gradebook", "cluster"},
+    meta = _mapping(top["course"], "course", {"id", "title", "language", "course_dir", "gradebook", "cluster", "timezone"},
                     {"id", "title", "language"}, path)
     if meta["language"] not in LANGUAGES:
         raise CourseError(f"{path}: course.language must be one of {', '.join(LANGUAGES)}, not {meta['language']!r}")
@@ -219,13 +232,23 @@ def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
     late_policy = _late_policy(top.get("late_policy"), "late_policy", LatePolicy(), path)
     visibility = _visibility(top.get("visibility"), "visibility", {"default": "visible"}, path)
     root = path.parent
+    specs = _mapping(top["assignments"], "assignments", set(top["assignments"] or {}), set(), path)
+    dues = {}
+    for assignment_id, spec in specs.items():
+        spec = _mapping(spec, f"assignments.{assignment_id}",
+                        {"title", "notebook", "points", "limits", "due", "late_policy", "visibility"}, {"title", "points"}, path)
+        dues[assignment_id] = _due(spec.get("due"), f"assignments.{assignment_id}.due", path)
+    zone = _time_zone(meta, path)
+    # Without course.timezone, an assignment's times are shown on the offset its due date was written
+    # with; one without a due date takes the first due date's offset (UTC when there is none at all).
+    fallback = next((d.tzinfo for d in dues.values() if d), dt.timezone.utc)
     assignments = {}
-    for assignment_id, spec in _mapping(top["assignments"], "assignments", set(top["assignments"] or {}), set(), path).items():
+    for assignment_id, spec in specs.items():
         where = f"assignments.{assignment_id}"
-        spec = _mapping(spec, where, {"title", "notebook", "points", "limits", "due", "late_policy", "visibility"}, {"title", "points"}, path)
         points = _mapping(spec["points"], f"{where}.points", set(spec["points"] or {}), set(), path)
         if not points:
             raise CourseError(f"{path}: {where}.points must list at least one function")
+        due = dues[assignment_id]
         assignments[assignment_id] = Assignment(
             id=assignment_id,
             title=_text(spec["title"], f"{where}.title", path),
@@ -233,7 +256,8 @@ def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
             points={name: _positive(v, f"{where}.points.{name}", path) for name, v in points.items()},
             limits=_limits(spec.get("limits"), f"{where}.limits", limits, path),
             root=root,
-            due=_due(spec.get("due"), f"{where}.due", path),
+            due=None if due is None else as_utc(due),
+            timezone=zone or (due.tzinfo if due else fallback),
             late_policy=_late_policy(spec.get("late_policy"), f"{where}.late_policy", late_policy, path),
             visibility=tuple(_visibility(spec.get("visibility"), f"{where}.visibility", visibility, path).items()),
         )

@@ -16,6 +16,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import math
+import re
+import zoneinfo
 
 DAY = 86400.0
 
@@ -55,3 +57,42 @@ def as_utc(moment: dt.datetime) -> dt.datetime:
     if moment.tzinfo is None:
         return moment.replace(tzinfo=dt.timezone.utc)
     return moment.astimezone(dt.timezone.utc)
+
+
+def time_zone(text: str) -> dt.tzinfo:
+    """A course's time zone from its name in course.yml: "Europe/Madrid" (the IANA database, which
+    follows summer time), "UTC", or a fixed offset like "+01:00". ValueError when it is none of them."""
+    offset = re.fullmatch(r"([+-])(\d{2}):(\d{2})", text)
+    if offset:
+        sign, hours, minutes = offset.groups()
+        delta = dt.timedelta(hours=int(hours), minutes=int(minutes))
+        if delta >= dt.timedelta(hours=24) or int(minutes) >= 60:
+            raise ValueError(text)
+        return dt.timezone(delta if sign == "+" else -delta)
+    if text.upper() == "UTC":
+        return dt.timezone.utc
+    try:
+        return zoneinfo.ZoneInfo(text)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ValueError(text) from None
+
+
+def local_iso(moment: dt.datetime | None, zone: dt.tzinfo) -> str:
+    """`moment` (naive means UTC) as ISO 8601 in the course's time zone, "" when unknown: how the
+    results carry times, so that every rendering shows the course's clock with its offset."""
+    return "" if moment is None else as_utc(moment).astimezone(zone).isoformat()
+
+
+def clock(iso: str) -> str:
+    """An ISO time as people read it, on its own offset: '2027-03-01 23:59 (UTC+01:00)'
+    (as given when it does not parse)."""
+    try:
+        moment = dt.datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.timezone.utc)
+    offset = moment.utcoffset() or dt.timedelta(0)
+    minutes = int(offset.total_seconds() // 60)
+    zone = "UTC" if not minutes else f"UTC{'+' if minutes > 0 else '-'}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+    return f"{moment:%Y-%m-%d %H:%M} ({zone})"

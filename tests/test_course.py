@@ -62,6 +62,28 @@ def test_due_dates_and_late_policy_load_as_utc_with_overrides(tmp_path):
             assignment.late_policy.max_days_late) == (10, 20, 2)
 
 
+def test_times_are_shown_in_the_course_time_zone_by_default_the_due_dates_offset(tmp_path):
+    import datetime as dt
+    import zoneinfo
+
+    from autograder.late import clock, local_iso
+
+    data = yaml.safe_load(VALID)
+    data["assignments"]["bpe_bytes"]["due"] = "2027-03-01T23:59:00+01:00"
+    data["assignments"]["embed"] = {"title": "E", "points": {"embed": 1}}  # no due date: the first one's offset
+    course = load_course(write(tmp_path, yaml.safe_dump(data)))
+    one_hour = dt.timezone(dt.timedelta(hours=1))
+    assert course.assignment("bpe_bytes").timezone == one_hour and course.assignment("embed").timezone == one_hour
+    data["course"]["timezone"] = "Europe/Madrid"  # named: summer time begins on 28 March 2027
+    madrid = load_course(write(tmp_path, yaml.safe_dump(data))).assignment("bpe_bytes").timezone
+    assert madrid == zoneinfo.ZoneInfo("Europe/Madrid")
+    assert clock(local_iso(dt.datetime(2027, 3, 3, 10, 0), madrid)) == "2027-03-03 11:00 (UTC+01:00)"
+    assert clock(local_iso(dt.datetime(2027, 4, 3, 10, 0), madrid)) == "2027-04-03 12:00 (UTC+02:00)"
+    data["course"]["timezone"] = "-05:30"
+    offset = load_course(write(tmp_path, yaml.safe_dump(data))).assignment("embed").timezone
+    assert clock(local_iso(dt.datetime(2027, 3, 3, 10, 0), offset)) == "2027-03-03 04:30 (UTC-05:30)"
+
+
 def test_visibility_goes_by_test_name_then_kind_then_default(tmp_path):
     data = yaml.safe_load(VALID)
     data["visibility"] = {"default": "after_due_date", "property": "visible"}
@@ -103,6 +125,9 @@ def test_the_gradebook_defaults_to_sqlite_in_the_course_directory(tmp_path):
     (lambda d: d["assignments"]["bpe_bytes"].update(late_policy={"max_days_late": "x"}),
      ["assignments.bpe_bytes.late_policy.max_days_late"]),
     (lambda d: d["course"].update(gradebook=""), ["course.gradebook", "non-empty"]),
+    (lambda d: d["course"].update(timezone="Madrid"), ["course.timezone", "Europe/Madrid", "+01:00"]),
+    (lambda d: d["course"].update(timezone="+25:00"), ["course.timezone", "'+25:00'"]),
+    (lambda d: d["course"].update(timezone=1), ["course.timezone", "non-empty string"]),
     (lambda d: d.update(visibility={"default": "secret"}), ["visibility.default", "after_due_date"]),
     (lambda d: d["assignments"]["bpe_bytes"].update(visibility={"merge": "hidden"}),
      ["assignments.bpe_bytes.visibility.merge", "name of a hidden test"]),

@@ -23,6 +23,7 @@ from autograder import samples
 from autograder.grading import results as model
 from autograder.grading.batch import grade_batch
 from autograder.grading.results import GradeResult, LoadSummary
+from autograder.late import LatePolicy
 from autograder.render.feedback_html import feedback_page
 from autograder.render.html_page import esc, points
 from autograder.render.instructor_words import NOT_IMPLEMENTED, OUTCOME_WORDS
@@ -40,7 +41,9 @@ HOSTILE = {"bpe_bytes": ("os_exit", "expected_exceptions_only"),  # a crash (inc
 BUGGY_PER_ASSIGNMENT = 10
 ARTIFACTS = Path(__file__).parent / "artifacts"
 PAYLOAD = "<script>alert(1)</script>"
-LATE = dict(submitted_at="2027-03-02T09:30:00+00:00", late_seconds=10 * 3600)
+# As gradebook.settle leaves a result: times on the course's clock, the rule that priced them.
+LATE = dict(due="2027-03-01T23:59:00+01:00", submitted_at="2027-03-02T09:59:00+01:00", late_seconds=10 * 3600,
+            late_policy=LatePolicy(grace_minutes=15, penalty_per_day=10, max_days_late=7))
 
 
 # --- the graded batch ---------------------------------------------------------------------
@@ -170,7 +173,7 @@ def test_feedback_page_shows_the_late_penalty_and_the_final_score(graded):
         assert result.late_penalty > 0
         assert "Penalización por retraso" in page and f"−{points(result.late_penalty)}" in page
         assert f"Nota final</span><span class=\"value\">{points(result.final_score)} / " in page
-        assert "2027-03-02 09:30 UTC" in page
+        assert "Entregada: 2027-03-02 09:59 (UTC+01:00)" in page and "cuenta 1 día" in page
         assert "Penalización" not in batch.pages["correct"]
 
 
@@ -204,7 +207,7 @@ def _hostile_result() -> GradeResult:
     load = LoadSummary(notes=[PAYLOAD], failed_cells=[f"<celda 3>, línea 2: ValueError: {PAYLOAD}"],
                        skipped_cells=[f"<celda 4>: {PAYLOAD}"], missing_functions=[PAYLOAD])
     return GradeResult("bpe_bytes", f"/tmp/{PAYLOAD}.ipynb", [test, partial], load, 20.0, student=PAYLOAD,
-                       error_instructor=PAYLOAD, submitted_at=PAYLOAD, late_penalty=1.0, late_seconds=99999.0)
+                       error_instructor=PAYLOAD, submitted_at=PAYLOAD, due=PAYLOAD, late_penalty=1.0, late_seconds=99999.0)
 
 
 def test_text_from_results_is_escaped(course, bpe_bytes):

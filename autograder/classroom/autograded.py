@@ -47,7 +47,7 @@ def function_feedback(result, function: str) -> str:
     """What one check cell shows: the function's score, then each hidden test it failed; one line for
     a cause that failed them all (a stub, a missing function, a file that could not be graded), as
     the terminal says it."""
-    score, maximum = result.by_function().get(function, (0.0, 0.0))
+    score, maximum = result.auto_by_function().get(function, (0.0, 0.0))
     lines = [f"Corrección automática de {function}: {score:.2f} / {maximum:g} puntos"]
     unrun = unrun_functions(result)
     if result.error_student:

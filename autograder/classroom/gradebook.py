@@ -6,6 +6,12 @@ with its points. Grading sets each cell's *auto* score and never touches the
 survives any re-grade (nbgrader counts ``manual_score`` when it is set). The late
 penalty goes where nbgrader keeps it, on the submitted notebook, so ``nbgrader
 export`` and formgrader show the same totals as ``autograder export``.
+
+A manual grade can be typed in formgrader at any time, and it changes what the late
+penalty is taken from. So the penalty is priced in one place, ``_store_penalty``, on
+the score nbgrader counts, and every stage that reads grades (grade, feedback, report,
+export) goes through it first: ``settle`` for a stored result, ``grade_rows`` for the
+export. Whatever ran last, the gradebook's penalty is the one every output shows.
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ from pathlib import Path
 
 from sqlalchemy.exc import SAWarning
 
-from autograder.late import as_utc
+from autograder.grading.results import ManualGrade
+from autograder.late import as_utc, local_iso
 from autograder.notebook.lesson import grade_cell_id
 
 
@@ -59,7 +66,7 @@ def check_released(gradebook, assignment) -> None:
 
 
 def record(gradebook, assignment, result, timestamp: dt.datetime | None, full_name: str = ""):
-    """Store one graded submission; returns the result with nbgrader's lateness and the penalty."""
+    """Store one graded submission's auto scores and timestamp; returns the result settled (see settle)."""
     from nbgrader.api import MissingEntry
 
     student, assignment_id, notebook_name = result.student, assignment.id, assignment.notebook
@@ -74,24 +81,65 @@ def record(gradebook, assignment, result, timestamp: dt.datetime | None, full_na
             # nbgrader's add_submission builds its rows before adding them; SQLAlchemy warns, harmlessly.
             warnings.simplefilter("ignore", category=SAWarning)
             submission = gradebook.add_submission(assignment_id, student, timestamp=naive_utc(timestamp))
-    effective = 0.0
-    for function, (score, _) in result.by_function().items():
+    for function, (score, _) in result.auto_by_function().items():
         grade = gradebook.find_grade(grade_cell_id(function), notebook_name, assignment_id, student)
         grade.auto_score = score
         grade.needs_manual_grade = False
-        effective += grade.manual_score if grade.manual_score is not None else score
     gradebook.db.commit()
-    # nbgrader's own lateness: the due date stored in the gradebook plus any extension granted there.
-    late_seconds = round(submission.total_seconds_late, 3)
-    penalty = assignment.late_policy.penalty(effective, late_seconds)
-    notebook = gradebook.find_submission_notebook(notebook_name, assignment_id, student)
-    notebook.late_submission_penalty = penalty or None
-    gradebook.db.commit()
-    return dataclasses.replace(result, late_seconds=late_seconds, late_penalty=penalty)
+    return settle(gradebook, assignment, result)
+
+
+def settle(gradebook, assignment, result):
+    """`result` as the gradebook counts it now: the instructor's manual grades, nbgrader's timestamp and
+    lateness (the due date stored there plus any extension granted there) in the course's time zone,
+    the late policy and the penalty it gives, stored for nbgrader. A result the gradebook does not
+    know (graded before the gradebook was moved, say) comes back as it was stored."""
+    from nbgrader.api import MissingEntry
+
+    try:
+        submission = gradebook.find_submission(assignment.id, result.student)
+    except MissingEntry:
+        return result
+    manual = []
+    for function in result.auto_by_function():
+        try:
+            grade = gradebook.find_grade(grade_cell_id(function), assignment.notebook, assignment.id, result.student)
+        except MissingEntry:
+            continue
+        if grade.manual_score is not None or grade.extra_credit:
+            manual.append(ManualGrade(function, grade.manual_score, grade.extra_credit or 0.0))
+    extension = submission.extension.total_seconds() if submission.extension is not None else 0.0
+    settled = dataclasses.replace(
+        result, manual=tuple(manual), late_policy=assignment.late_policy, extension_seconds=extension,
+        submitted_at=local_iso(submission.timestamp, assignment.timezone),
+        due=local_iso(submission.duedate, assignment.timezone), late_seconds=_seconds_late(submission))
+    return dataclasses.replace(settled, late_penalty=_store_penalty(gradebook, assignment, submission, settled.score))
+
+
+def _seconds_late(submission) -> float:
+    return round(submission.total_seconds_late, 3)
+
+
+def _store_penalty(gradebook, assignment, submission, earned: float) -> float:
+    """The late penalty of `submission` on `earned`, the score nbgrader counts (manual grades included),
+    written on the submitted notebook, where nbgrader export and formgrader read it, when it changed.
+    The only place a penalty is computed for the gradebook."""
+    from nbgrader.api import MissingEntry
+
+    penalty = assignment.late_policy.penalty(earned, _seconds_late(submission))
+    try:
+        notebook = gradebook.find_submission_notebook(assignment.notebook, assignment.id, submission.student.id)
+    except MissingEntry:  # not a notebook this course released (renamed since?): nbgrader's penalty stands
+        return submission.late_submission_penalty or 0.0
+    if (notebook.late_submission_penalty or 0.0) != penalty:
+        notebook.late_submission_penalty = penalty or None
+        gradebook.db.commit()
+    return penalty
 
 
 def grade_rows(gradebook, course) -> tuple[list[str], list[dict]]:
-    """(assignment ids, one row per student) with final scores as nbgrader computes them."""
+    """(assignment ids, one row per student) with final scores as nbgrader computes them, each late penalty
+    priced again first (a manual grade typed since the last run changes what it is taken from)."""
     from nbgrader.api import MissingEntry
 
     assignment_ids = [a for a in course.assignments if _known(gradebook, a)]
@@ -105,8 +153,9 @@ def grade_rows(gradebook, course) -> tuple[list[str], list[dict]]:
             except MissingEntry:
                 row["scores"][assignment_id] = None  # no submission: an empty cell, not a zero the LMS would average
                 continue
-            penalty = submission.late_submission_penalty or 0.0
-            row["scores"][assignment_id] = round(max(0.0, submission.score - penalty), 2)
+            earned = submission.score
+            penalty = _store_penalty(gradebook, course.assignment(assignment_id), submission, earned)
+            row["scores"][assignment_id] = round(max(0.0, earned - penalty), 2)
         rows.append(row)
     return assignment_ids, rows
 

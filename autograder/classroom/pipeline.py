@@ -72,8 +72,7 @@ def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None
         def record(submission: Submission, result: GradeResult, submission_sha: str) -> GradeResult:
             """The result as the class sees it (whose, when, how late), in the gradebook and stored."""
             placed = dataclasses.replace(
-                result, student=submission.student, submission=str(submission.folder.relative_to(course_dir)),
-                submitted_at=submission.timestamp.isoformat() if submission.timestamp else "")
+                result, student=submission.student, submission=str(submission.folder.relative_to(course_dir)))
             placed = gradebook.record(book, assignment, placed, submission.timestamp,
                                       (names or {}).get(submission.student, ""))
             if placed != result:  # graded now, or its lateness changed
@@ -130,10 +129,29 @@ def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None
 
 
 def stored_results(course_dir: Path, assignment) -> list[GradeResult]:
-    """Every stored result of `assignment`, by student (what feedback and reports read)."""
+    """Every stored result of `assignment`, by student, as it was last recorded."""
     found = []
     for submission in find_submissions(Path(course_dir).resolve(), assignment.id):
         result = state.load_result(state.state_path(Path(course_dir).resolve(), submission.student, assignment.id))
         if result is not None:
             found.append(result)
     return found
+
+
+def settled_results(course, course_dir: Path, assignment) -> list[GradeResult]:
+    """Every stored result of `assignment` as the gradebook counts it now (what feedback and reports
+    read): a manual grade typed in formgrader, or an extension granted, since the class was graded
+    shows without grading again, and the penalty it changes is stored again, in the gradebook and
+    in the stored result."""
+    course_dir = Path(course_dir).resolve()
+    results = stored_results(course_dir, assignment)
+    if not results or (not course.gradebook and not CourseLayout(course_dir).gradebook.is_file()):
+        return results  # nothing to settle against (and opening the gradebook would create an empty one)
+    settled = []
+    with gradebook.open_gradebook(course, course_dir) as book:
+        for result in results:
+            now = gradebook.settle(book, assignment, result)
+            if now != result:
+                state.restore(state.state_path(course_dir, result.student, assignment.id), now)
+            settled.append(now)
+    return settled

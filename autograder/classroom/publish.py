@@ -4,7 +4,8 @@
     report     the instructor's HTML report of one assignment
     export     grades.csv for the LMS: a row per student, a column per assignment
 
-Each reads only what grading stored (results, gradebook) and writes its files whole.
+Each reads only what grading stored (results, gradebook), settled first against the gradebook
+as it is now (manual grades, extensions: gradebook.settle), and writes its files whole.
 The CLI and the demo call these; both get the same files.
 """
 
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from autograder.classroom.gradebook import grade_rows, open_gradebook
 from autograder.classroom.layout import CourseLayout
-from autograder.classroom.pipeline import stored_results
+from autograder.classroom.pipeline import settled_results
 from autograder.files import write_atomically
 
 
@@ -22,8 +23,8 @@ class NothingToPublish(RuntimeError):
     """Nothing graded yet (or no gradebook): say what to run first."""
 
 
-def _graded(course_dir: Path, assignment) -> list:
-    results = stored_results(course_dir, assignment)
+def _graded(course, course_dir: Path, assignment) -> list:
+    results = settled_results(course, course_dir, assignment)
     if not results:
         raise NothingToPublish(f"nothing graded yet for {assignment.id} in {course_dir}; run `autograder grade "
                                f"{assignment.id}` first")
@@ -36,14 +37,14 @@ def write_feedback_pages(course, assignment, course_dir: Path) -> list[Path]:
     layout = CourseLayout(course_dir)
     return [write_atomically(layout.feedback_page(result.student, assignment),
                              feedback_page(result, assignment, course.title))
-            for result in _graded(course_dir, assignment)]
+            for result in _graded(course, course_dir, assignment)]
 
 
 def write_report(course, assignment, course_dir: Path, output: Path | None = None) -> tuple[Path, int]:
     """(the report's path, how many submissions it covers)."""
     from autograder.render.report_html import report_page
 
-    results = _graded(course_dir, assignment)
+    results = _graded(course, course_dir, assignment)
     path = write_atomically(output or CourseLayout(course_dir).report(assignment.id),
                             report_page(results, assignment, course.title))
     return path, len(results)

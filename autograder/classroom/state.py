@@ -10,8 +10,10 @@ them differs:
   reference solution, the lesson the release notebook is built from, the
   assignment's points and limits, and the grader's own code.
 
-The late penalty is not part of either: it is recomputed on every run, so a due
-date moved or an extension granted applies without grading anything again.
+The late penalty and the instructor's manual grades are not part of either: they are
+settled against the gradebook on every run and by every publishing stage
+(gradebook.settle), so a due date moved, an extension granted or a grade typed in
+formgrader applies without grading anything again.
 """
 
 from __future__ import annotations
@@ -77,3 +79,12 @@ def store(path: Path, result: GradeResult, submission_sha: str, suite_sha: str) 
     payload = {"submission_sha256": submission_sha, "suite_sha256": suite_sha,
                "result": dataclasses.asdict(result)}
     write_atomically(path, json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+
+
+def restore(path: Path, result: GradeResult) -> None:
+    """Store `result` again under the hashes it was graded with (its lateness or manual grades changed)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        store(path, result, data["submission_sha256"], data["suite_sha256"])
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # damaged since it was read: the next run grades it again anyway

@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 import enum
 
+from autograder.late import LatePolicy
+
 
 class Outcome(enum.StrEnum):
     """Why a test passed or did not; the renderers and reports group by these.
@@ -94,6 +96,18 @@ class LoadSummary:
 
 
 @dataclasses.dataclass(frozen=True)
+class ManualGrade:
+    """What an instructor typed in formgrader on one function's grade cell (nbgrader's Grade row).
+
+    nbgrader's rule, which its export and formgrader apply and so every output here applies too: the
+    manual score, when set, counts instead of the tests' points; extra credit is added either way."""
+
+    function: str
+    score: float | None = None  # nbgrader's manual_score; None: the tests' points stand
+    extra_credit: float = 0.0
+
+
+@dataclasses.dataclass(frozen=True)
 class GradeResult:
     """One graded submission. Immutable: a stage that knows more (the student, the lateness)
     makes a new one with dataclasses.replace, so a result never changes under its reader."""
@@ -108,18 +122,31 @@ class GradeResult:
     grader_fault: bool = False  # the whole submission was lost to the grader, not to the student
     duration_seconds: float = 0.0
     student: str = ""  # nbgrader student id, when graded from a course directory
-    submitted_at: str = ""  # ISO 8601 UTC, from nbgrader's timestamp.txt; "" when unknown
-    late_seconds: float = 0.0  # past the due date, grace period included
-    late_penalty: float = 0.0  # points taken off by the course's late policy
     suite: str = "hidden"  # or "visible": the release's visible checks, which are not the grade
+    # What the course's gradebook adds (classroom/gradebook.settle, its one writer), so that every
+    # rendering shows the grade nbgrader counts: times are ISO 8601 in the course's time zone.
+    submitted_at: str = ""  # nbgrader's timestamp; "" when unknown
+    due: str = ""  # the due date this submission is held to, any extension included; "" when none
+    extension_seconds: float = 0.0  # the extension granted in the gradebook
+    late_seconds: float = 0.0  # past that due date (the grace period is the policy's to forgive)
+    late_policy: LatePolicy = LatePolicy()  # the rule that priced the lateness
+    late_penalty: float = 0.0  # points taken off by that rule, from `score`
+    manual: tuple[ManualGrade, ...] = ()  # grade cells an instructor graded by hand
 
     def __post_init__(self):
-        _freeze(self, tests=tuple(self.tests))
+        _freeze(self, tests=tuple(self.tests), manual=tuple(self.manual))
+
+    @property
+    def auto_score(self) -> float:
+        """Points earned by the tests alone."""
+        return round(sum(t.score for t in self.tests), 4)
 
     @property
     def score(self) -> float:
-        """Points earned by the tests, before any late penalty."""
-        return round(sum(t.score for t in self.tests), 4)
+        """Points earned before any late penalty: the tests' points, with an instructor's manual
+        grades counted instead where there are any (nbgrader's rule, see ManualGrade)."""
+        auto, counted = self.auto_by_function(), self.by_function()
+        return round(self.auto_score + sum(counted[name][0] - auto[name][0] for name in counted), 4)
 
     @property
     def final_score(self) -> float:
@@ -153,7 +180,8 @@ class GradeResult:
                     test.outcome is Outcome.MISSING or test.not_implemented)
         return {function for function, never_written in unwritten.items() if never_written}
 
-    def by_function(self) -> dict[str, tuple[float, float]]:
+    def auto_by_function(self) -> dict[str, tuple[float, float]]:
+        """(points the tests earned, maximum) per function."""
         totals: dict[str, list[float]] = {}
         for test in self.tests:
             entry = totals.setdefault(test.function, [0.0, 0.0])
@@ -161,10 +189,26 @@ class GradeResult:
             entry[1] += test.max_score
         return {name: (round(s, 4), round(m, 4)) for name, (s, m) in totals.items()}
 
+    def by_function(self) -> dict[str, tuple[float, float]]:
+        """(points that count, maximum) per function: the tests' points, or the instructor's."""
+        totals = self.auto_by_function()
+        for grade in self.manual:
+            if grade.function in totals:
+                auto, maximum = totals[grade.function]
+                counted = grade.score if grade.score is not None else auto
+                totals[grade.function] = (round(counted + grade.extra_credit, 4), maximum)
+        return totals
+
+    def manual_grade(self, function: str) -> ManualGrade | None:
+        """The instructor's grade of `function`, if they graded it by hand."""
+        return next((grade for grade in self.manual if grade.function == function), None)
+
 
 def result_from_dict(data: dict) -> GradeResult:
     """The inverse of dataclasses.asdict(result): how a stored result is read back."""
     data = dict(data)
     tests = [TestResult(**t) for t in data.pop("tests")]
     load = LoadSummary(**data.pop("load"))
-    return GradeResult(tests=tests, load=load, **data)
+    manual = [ManualGrade(**m) for m in data.pop("manual", ())]
+    policy = LatePolicy(**data.pop("late_policy", {}))
+    return GradeResult(tests=tests, load=load, manual=manual, late_policy=policy, **data)

@@ -7,10 +7,10 @@ Test ids and instructor notes are the instructor's: they never appear here.
 
 from __future__ import annotations
 
-import datetime as dt
-
 from autograder.grading.results import GradeResult
-from autograder.render.student_text import overall_output, test_output, tests_to_explain, unrun_functions
+from autograder.late import clock
+from autograder.render.student_text import (due_text, late_lines, manual_note, overall_output, test_output,
+                                            tests_to_explain, unrun_functions)
 from autograder.render.html_page import card, esc, meter, page, points, submission_label, table
 
 
@@ -19,6 +19,7 @@ def feedback_page(result: GradeResult, assignment, course_title: str) -> str:
     body = "\n".join([
         _header(result, assignment, course_title),
         _score_cards(result),
+        _late(result),
         _functions_table(result),
         _load_notes(result),
         _failed_tests(result),
@@ -29,21 +30,12 @@ def feedback_page(result: GradeResult, assignment, course_title: str) -> str:
     return page(f"{assignment.title} · Retroalimentación", body, "es")
 
 
-def _when(submitted_at: str) -> str:
-    """nbgrader's ISO timestamp, readable: '2027-03-01 23:10 UTC' (as given when it does not parse)."""
-    try:
-        moment = dt.datetime.fromisoformat(submitted_at)
-    except ValueError:
-        return submitted_at
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(dt.timezone.utc)
-    return moment.strftime("%Y-%m-%d %H:%M UTC")
-
-
 def _header(result: GradeResult, assignment, course_title: str) -> str:
     meta = [f"Estudiante: <strong>{esc(submission_label(result))}</strong>"]
+    if result.due:
+        meta.append(f"Fecha límite: {esc(due_text(result))}")
     if result.submitted_at:
-        meta.append(f"Entregada: {esc(_when(result.submitted_at))}")
+        meta.append(f"Entregada: {esc(clock(result.submitted_at))}")
     return (f'<header class="page"><p class="eyebrow">{esc(course_title)}</p>'
             f"<h1>{esc(assignment.title)}</h1>"
             f'<p class="meta">{" · ".join(meta)}</p></header>')
@@ -55,10 +47,18 @@ def _score_cards(result: GradeResult) -> str:
     if result.late_penalty <= 0:
         return f'<div class="cards">{card("Puntuación", f"{points(result.score)} / {maximum}", "final")}</div>'
     return ('<div class="cards">'
-            + card("Puntuación de las pruebas", f"{points(result.score)} / {maximum}")
+            + card("Puntuación", f"{points(result.score)} / {maximum}")
             + card("Penalización por retraso", f"−{points(result.late_penalty)}", "penalty")
             + card("Nota final", f"{points(result.final_score)} / {maximum}", "final")
             + "</div>")
+
+
+def _late(result: GradeResult) -> str:
+    lines = late_lines(result)
+    if not lines:
+        return ""
+    items = "".join(f"<li>{esc(line)}</li>" for line in lines)
+    return f'<h2>Entrega con retraso</h2><div class="box late"><ul class="compact sentences">{items}</ul></div>'
 
 
 def _functions_table(result: GradeResult) -> str:
@@ -66,7 +66,9 @@ def _functions_table(result: GradeResult) -> str:
     for name, (score, maximum) in result.by_function().items():
         mark = ('<span class="mark-ok" aria-label="completa">✓</span>' if score >= maximum
                 else '<span class="mark-bad" aria-label="incompleta">✗</span>')
-        rows.append(f'<tr><td>{mark}</td><td class="code">{esc(name)}</td>'
+        note = manual_note(result, name)
+        reviewed = f'<br><span class="sub manual">{esc(note)}</span>' if note else ""
+        rows.append(f'<tr><td>{mark}</td><td class="code">{esc(name)}{reviewed}</td>'
                     f'<td class="num">{points(score)} / {points(maximum)}</td>'
                     f'<td class="bar">{meter(score / maximum if maximum else 0.0)}</td></tr>')
     headers = [("", ""), ("Función", ""), ("Puntos", "num"), ("", "bar")]

@@ -56,7 +56,7 @@ svg.meter.fail rect { fill: var(--bad); }
 .box.bad { border-left-color: var(--bad); }
 .box.hint { border-left-color: var(--warn); background: #fffdf6; }
 .box .pista { margin: .4rem 0 0; overflow-wrap: anywhere; }
-.box.load { border-left-color: var(--warn); background: var(--warn-soft); }
+.box.load, .box.late { border-left-color: var(--warn); background: var(--warn-soft); }
 ul.compact { columns: 2 18rem; column-gap: 2rem; list-style: none; padding-left: 0; margin: .4rem 0;
              font-size: .92rem; }
 ul.compact li { break-inside: avoid; padding-left: 1.2em; text-indent: -1.2em; }

@@ -4,7 +4,10 @@ notebook) takes it from, and then makes safe for its own medium (safe_text.py)."
 
 from __future__ import annotations
 
+import datetime as dt
+
 from autograder.grading.results import GradeResult, Outcome
+from autograder.late import clock
 
 
 def test_output(test) -> str:
@@ -63,3 +66,75 @@ def overall_output(result: GradeResult) -> str:
     if result.load.missing_functions:
         lines.append("Funciones que no se encontraron: " + ", ".join(result.load.missing_functions))
     return "\n".join(lines)
+
+
+def manual_note(result: GradeResult, function: str) -> str:
+    """What the instructor's hand-grading of `function` changed, said where its points are shown
+    ("" when they did not grade it by hand)."""
+    grade = result.manual_grade(function)
+    if grade is None:
+        return ""
+    auto = result.auto_by_function()[function][0]
+    parts = []
+    if grade.score is not None:
+        parts.append(f"revisada por el profesor (la corrección automática dio {auto:.2f})")
+    if grade.extra_credit:
+        parts.append(f"{grade.extra_credit:+.2f} de crédito extra del profesor")
+    return "; ".join(parts)
+
+
+def duration(seconds: float) -> str:
+    """'1 día, 11 h y 5 min'; under a minute, in seconds."""
+    minutes = int(seconds // 60)
+    if minutes == 0:
+        return f"{int(seconds)} s"
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [f"{days} día{'s' if days != 1 else ''}"] if days else []
+    parts += [f"{hours} h"] if hours else []
+    parts += [f"{minutes} min"] if minutes else []
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " y " + parts[-1]
+
+
+def due_text(result: GradeResult) -> str:
+    """The due date the submission is held to, with the extension that moved it, if any."""
+    if not result.extension_seconds:
+        return clock(result.due)
+    original = dt.datetime.fromisoformat(result.due) - dt.timedelta(seconds=result.extension_seconds)
+    return (f"{clock(original.isoformat())}, con una prórroga de {duration(result.extension_seconds)}: "
+            f"{clock(result.due)}")
+
+
+def late_rule(result: GradeResult) -> str:
+    """The course's late policy, in a sentence."""
+    policy = result.late_policy
+    parts = [f"{policy.grace_minutes:g} min de cortesía"] if policy.grace_minutes else []
+    if policy.penalty_per_day:
+        parts.append(f"se resta un {policy.penalty_per_day:g} % de la puntuación por cada día o fracción de día de retraso")
+    if policy.max_days_late is not None:
+        parts.append(f"con más de {policy.max_days_late:g} días de retraso no se obtiene ningún punto")
+    return "Regla del curso: " + ("; ".join(parts) if parts else "el retraso no se penaliza") + "."
+
+
+def late_lines(result: GradeResult) -> list[str]:
+    """Why a late submission lost points, or did not: its due date (and extension), when it came in,
+    how late, the course's rule and the sum. Empty for a submission on time or whose time is unknown."""
+    if result.late_seconds <= 0 or not result.due or not result.submitted_at:
+        return []
+    policy, late = result.late_policy, duration(result.late_seconds)
+    lines = [f"Fecha límite: {due_text(result)}", f"Entregada: {clock(result.submitted_at)}"]
+    days = policy.days_late(result.late_seconds)
+    if days == 0:
+        lines.append(f"Retraso: {late}, dentro de los {policy.grace_minutes:g} min de cortesía: sin penalización.")
+    elif policy.max_days_late is not None and result.late_seconds > policy.max_days_late * 86400:
+        lines.append(f"Retraso: {late}, más de {policy.max_days_late:g} días: se pierden los {result.score:.2f} "
+                     f"puntos obtenidos (−{result.late_penalty:.2f}).")
+    else:
+        share = min(100.0, days * policy.penalty_per_day)
+        lines.append(f"Retraso: {late}; cuenta{'n' if days != 1 else ''} {days} día{'s' if days != 1 else ''} "
+                     "(un día empezado cuenta entero).")
+        if result.late_penalty:
+            lines.append(f"Penalización: {days} × {policy.penalty_per_day:g} % = {share:g} % de "
+                         f"{result.score:.2f} puntos = −{result.late_penalty:.2f}.")
+    lines.append(late_rule(result))
+    return lines

@@ -8,20 +8,28 @@ inside an annotation, so it can neither redraw the terminal nor run as a CI comm
 from __future__ import annotations
 
 from autograder.grading.results import GradeResult, Outcome
-from autograder.render.instructor_words import problems
-from autograder.render.student_text import overall_output, test_output, tests_to_explain, unrun_functions
+from autograder.render.instructor_words import late_words, manual_words, policy_words, problems
+from autograder.render.student_text import (late_lines, manual_note, overall_output, test_output, tests_to_explain,
+                                            unrun_functions)
 from autograder.render.safe_text import ci_log, workflow_data, workflow_property
 
 
 def function_lines(result: GradeResult) -> list[str]:
-    """One aligned line per graded function: ✓ or ✗, its name, its points."""
+    """One aligned line per graded function: ✓ or ✗, its name, its points (the instructor's, said so,
+    where they graded it by hand)."""
     width = max((len(name) for name in result.by_function()), default=8)
-    return [f"  {'✓' if score == maximum else '✗'} {name:<{width}}  {score:6.2f} / {maximum:g}"
-            for name, (score, maximum) in result.by_function().items()]
+    lines = []
+    for name, (score, maximum) in result.by_function().items():
+        note = manual_note(result, name)
+        lines.append(f"  {'✓' if score >= maximum else '✗'} {name:<{width}}  {score:6.2f} / {maximum:g}"
+                     + (f"  — {note}" if note else ""))
+    return lines
 
 
 def submission_report(result: GradeResult) -> str:
     lines = [f"{result.assignment} · {result.submission}", _score_heading(result), ""]
+    if late_lines(result):
+        lines += [*late_lines(result), ""]
     if overall_output(result):
         lines += [overall_output(result), ""]
     lines += function_lines(result)
@@ -51,6 +59,7 @@ def batch_table(results: list[GradeResult]) -> str:
              "-" * (width + 40 + len(late_header))]
     for label, r in zip(labels, results):
         note = "BROKEN: " + r.error_instructor if r.error_instructor else "; ".join(problems(r))
+        note = "; ".join(part for part in (manual_words(r), note) if part)
         penalty = f"{-r.late_penalty:6.2f}" if r.late_penalty else ""
         late_cells = f"  {penalty:>6}  {r.final_score:7.2f}" if late else ""
         lines.append(f"{label:<{width}}  {r.score:7.2f}  {r.max_score:5g}{late_cells}  {r.duration_seconds:5.1f}s  {note}")
@@ -60,6 +69,10 @@ def batch_table(results: list[GradeResult]) -> str:
                  f"full marks {sum(r.final_score == r.max_score for r in results)}; "
                  f"zero {sum(r.final_score == 0 for r in results)}"
                  + (f"; late {sum(bool(r.late_penalty) for r in results)}" if late else ""))
+    overdue = [(label, r) for label, r in zip(labels, results) if late_words(r)]
+    if overdue:
+        lines += ["", f"Late submissions ({policy_words(overdue[0][1])}):"]
+        lines += [f"  {label}: {late_words(r)}" for label, r in overdue]
     return ci_log("\n".join(lines))
 
 
@@ -110,6 +123,7 @@ def ci_summary(result) -> str:
     At most about CI_SUMMARY_LINES lines: the full text is in results.json, junit.xml and the
     job summary, and a long log is one nobody reads."""
     lines = [f"{result.assignment} · {result.student or result.submission}", _score_heading(result)]
+    lines += late_lines(result)
     notes = overall_output(result).splitlines()
     lines += [_clip_line(line) for line in notes[:5]] + (["…"] if len(notes) > 5 else [])
     lines += function_lines(result)
