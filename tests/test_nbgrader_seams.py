@@ -62,8 +62,13 @@ def semester(tmp_path_factory, course, fast_bpe_bytes):
     exchange = root / "exchange"
     exchange.mkdir()
     exchange.chmod(0o777)  # nbgrader's exchange is writable by everyone
+    # nbgrader's commands import jsonschema, which compiles an RFC 3987 grammar when it can (seconds on a
+    # busy machine, per command); they skip it here as the `autograder` command does (cli.py)
+    no_grammar = root / "no-uri-grammar"
+    no_grammar.mkdir()
+    (no_grammar / "rfc3987_syntax.py").write_text("raise ImportError('not in these tests')\n")
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / "jupyter-config"),
-           "JUPYTER_DATA_DIR": str(root / "jupyter-data"),
+           "JUPYTER_DATA_DIR": str(root / "jupyter-data"), "PYTHONPATH": str(no_grammar),
            "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")}
     run = Semester(root, root / "course", exchange, root / "ana", env, {})
     release_assignment(course, assignment, run.course_dir)

@@ -26,9 +26,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-import nbformat
-from nbgrader.preprocessors.base import NbGraderPreprocessor
-from traitlets import Unicode
+if __name__ == "__main__":  # run for one submission: without the URI grammar, as the `autograder` command
+    sys.modules.setdefault("rfc3987_syntax", None)
+
+import nbformat  # noqa: E402
+from nbgrader.preprocessors.base import NbGraderPreprocessor  # noqa: E402
+from traitlets import Unicode  # noqa: E402
 
 PREPROCESSOR = f"{__name__}.SandboxedAutograde"
 
