@@ -132,10 +132,16 @@ def test_nbgraders_commands_run_in_the_released_course_directory_without_a_cours
     assert (semester.exchange / "tokens-y-embeddings" / "outbound" / "bpe_bytes").is_dir()
 
 
-def test_commands_run_inside_a_course_directory_work_in_it(semester, monkeypatch, capsys):
-    monkeypatch.chdir(semester.course_dir)
-    assert main(["export", "--output", "notas.csv"]) == 0
-    assert "ana" in (semester.course_dir / "notas.csv").read_text(encoding="utf-8")
+def test_commands_run_inside_a_course_directory_work_in_it(tmp_path, monkeypatch, capsys):
+    from nbgrader.api import Gradebook
+
+    (tmp_path / "nbgrader_config.py").write_text("c = get_config()\n")
+    monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])  # nbgrader's alembic
+    with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as book:
+        book.add_student("ana", first_name="Ana")
+    monkeypatch.chdir(tmp_path)
+    assert main(["export"]) == 0
+    assert "ana" in (tmp_path / "grades.csv").read_text(encoding="utf-8")
 
 
 def test_the_course_directory_comes_from_the_option_then_the_current_directory_then_course_yml(course, tmp_path):
