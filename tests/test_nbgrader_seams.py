@@ -199,3 +199,22 @@ def test_nbgraders_autograde_refuses_to_grade_into_a_gradebook_that_is_not_the_g
                            "--db-url", "sqlite:////srv/elsewhere.db"])
     assert code == 2 and "one gradebook" in capsys.readouterr().err
     assert gradebook_of(course, semester.course_dir, "ana", bpe_bytes) == before
+
+
+def test_formgraders_autograde_button_grades_the_same_way(semester, course, bpe_bytes, monkeypatch):
+    """The button calls NbGraderAPI.autograde with the configuration formgrader loads."""
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.apps.baseapp import NbGrader
+    from nbgrader.coursedir import CourseDirectory
+
+    before = gradebook_of(course, semester.course_dir, "bruno", bpe_bytes)
+    for name, value in semester.env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(semester.course_dir)
+    app = NbGrader()
+    app.load_config_file()  # as nbgrader's FormgradeExtension.load_config
+    api = NbGraderAPI(CourseDirectory(config=app.config), config=app.config)
+    outcome = api.autograde(bpe_bytes.id, "bruno")
+    assert outcome["success"], outcome.get("log")
+    assert not (semester.root / "escaped").exists(), "formgrader ran the student's notebook outside the sandbox"
+    assert gradebook_of(course, semester.course_dir, "bruno", bpe_bytes) == before
