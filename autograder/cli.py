@@ -139,7 +139,8 @@ def _parser() -> argparse.ArgumentParser:
         _global_options(sub, argparse.SUPPRESS, runs_student_code=name in RUNS_STUDENT_CODE)
         return sub
 
-    course_dir_help = "nbgrader course directory (default: from course.yml)"
+    course_dir_help = ("nbgrader course directory (default: the current directory if it holds an nbgrader_config.py, "
+                       "else course_dir in course.yml)")
     assignment_help = "assignment id from course.yml (`autograder check-course` lists them)"
 
     release = command("release", "build student versions with nbgrader")
@@ -317,7 +318,7 @@ def cmd_release(course, args) -> int:
     targets = list(course.assignments.values()) if args.all else [course.assignment(args.assignment)]
     for assignment in targets:
         try:
-            folder = release_assignment(course, assignment, args.course_dir)
+            folder = release_assignment(course, assignment, course.course_directory(args.course_dir))
         except ReleaseError as error:
             print(f"error: {error}", file=sys.stderr)
             return EXIT_GRADER_ERROR
@@ -331,7 +332,7 @@ def release_ci_templates(course, assignment, release_dir: Path, args) -> int:
     """The workflow files a released assignment ships with, so each push by a student is graded in CI."""
     from autograder.packaging.ci_templates import write_ci_templates
 
-    course_dir = (args.course_dir or course.course_dir).resolve()
+    course_dir = course.course_directory(args.course_dir)
     try:
         written = write_ci_templates(course, assignment, release_dir, args.ci, course_dir)
     except (ValueError, OSError) as error:
@@ -426,7 +427,7 @@ def grade_class_command(course, assignment, args, ci: bool) -> int:
     from autograder.render.safe_text import ci_log
     from autograder.render.terminal import batch_table
 
-    course_dir = (args.course_dir or course.course_dir).resolve()
+    course_dir = course.course_directory(args.course_dir)
     if not args.lms and not course_dir.is_dir():
         print(f"error: the course directory {course_dir} does not exist; pass --course-dir, or name submissions "
               f"to grade them one by one (autograder grade {assignment.id} FILE...)", file=sys.stderr)
@@ -506,7 +507,7 @@ def exit_code(results, args, single: bool, spanish: bool = False) -> int:
 def cmd_feedback(course, args) -> int:
     from autograder.classroom.publish import write_feedback_pages
 
-    assignment, course_dir = course.assignment(args.assignment), (args.course_dir or course.course_dir).resolve()
+    assignment, course_dir = course.assignment(args.assignment), course.course_directory(args.course_dir)
     pages = _publishing(write_feedback_pages, course, assignment, course_dir)
     if pages is None:
         return EXIT_USAGE
@@ -518,7 +519,7 @@ def cmd_feedback(course, args) -> int:
 def cmd_report(course, args) -> int:
     from autograder.classroom.publish import write_report
 
-    assignment, course_dir = course.assignment(args.assignment), (args.course_dir or course.course_dir).resolve()
+    assignment, course_dir = course.assignment(args.assignment), course.course_directory(args.course_dir)
     written = _publishing(write_report, course, assignment, course_dir, args.output)
     if written is None:
         return EXIT_USAGE
@@ -529,7 +530,7 @@ def cmd_report(course, args) -> int:
 def cmd_export(course, args) -> int:
     from autograder.classroom.publish import export_grades
 
-    written = _publishing(export_grades, course, (args.course_dir or course.course_dir).resolve(), args.output)
+    written = _publishing(export_grades, course, course.course_directory(args.course_dir), args.output)
     if written is None:
         return EXIT_USAGE
     path, students, assignments = written

@@ -118,10 +118,37 @@ class Course:
     gradebook: str = ""  # SQLAlchemy URL; "" means nbgrader's default, COURSE_DIR/gradebook.db
     cluster: str = ""  # a Dask scheduler's address to grade classes on (docs/cluster.md); "" means this machine
 
+    # Where nbgrader's commands and this grader meet, one rule each (README, "A semester in an
+    # nbgrader course directory"): the course directory, its gradebook and its course id.
+
+    def course_directory(self, explicit: Path | None = None, cwd: Path | None = None) -> Path:
+        """The course directory a command works in: `explicit` (--course-dir); else the current
+        directory when it holds an nbgrader_config.py, as nbgrader's own commands take it (its
+        CourseDirectory.root if it sets one); else course.yml's course_dir."""
+        if explicit is not None:
+            return Path(explicit).resolve()
+        here = Path(cwd or Path.cwd()).resolve()
+        if (here / "nbgrader_config.py").is_file():
+            return _nbgrader_settings(here).root or here
+        return Path(self.course_dir).resolve()
+
     def gradebook_url(self, course_dir: Path | None = None) -> str:
+        """The gradebook nbgrader's commands use in `course_dir`: its nbgrader_config.py's
+        CourseDirectory.db_url, else course.yml's gradebook, else nbgrader's default. Both set and
+        different is an error: grades would go where formgrader does not look."""
         from autograder.classroom.layout import CourseLayout
 
-        return self.gradebook or f"sqlite:///{CourseLayout(Path(course_dir or self.course_dir).resolve()).gradebook}"
+        course_dir = Path(course_dir or self.course_dir).resolve()
+        configured = _absolute_sqlite(_nbgrader_settings(course_dir).db_url, course_dir)
+        if configured and self.gradebook and configured != _absolute_sqlite(self.gradebook, course_dir):
+            raise CourseError(f"{course_dir / 'nbgrader_config.py'} sets c.CourseDirectory.db_url = {configured!r} but "
+                              f"{self.path.name} sets course.gradebook: {self.gradebook!r}; make them the same "
+                              f"(or remove one) so that nbgrader and this grader use one gradebook")
+        return configured or self.gradebook or f"sqlite:///{CourseLayout(course_dir).gradebook}"
+
+    def nbgrader_course_id(self, course_dir: Path | None = None) -> str:
+        """The course id nbgrader's commands use in `course_dir`: its nbgrader_config.py's, else course.yml's id."""
+        return _nbgrader_settings(Path(course_dir or self.course_dir).resolve()).course_id or self.id
 
     def assignment(self, assignment_id: str) -> Assignment:
         try:
@@ -129,6 +156,23 @@ class Course:
         except KeyError:
             known = ", ".join(self.assignments) or "none"
             raise CourseError(f"unknown assignment {assignment_id!r}; {self.path.name} defines: {known}") from None
+
+
+def _nbgrader_settings(folder: Path):
+    from autograder.classroom.layout import NbgraderConfigError, nbgrader_settings
+
+    try:
+        return nbgrader_settings(folder)
+    except NbgraderConfigError as error:
+        raise CourseError(str(error)) from None
+
+
+def _absolute_sqlite(url: str, course_dir: Path) -> str:
+    """A relative SQLite path is relative to where nbgrader runs: the course directory."""
+    prefix = "sqlite:///"
+    if url.startswith(prefix) and not url.startswith(prefix + "/") and url != prefix + ":memory:":
+        return f"{prefix}{(course_dir / url[len(prefix):]).resolve()}"
+    return url
 
 
 def _mapping(value, where: str, allowed: set[str], required: set[str], path: Path) -> dict:

@@ -24,6 +24,7 @@ from traitlets.config import Config
 
 from autograder.classroom.gradebook import open_gradebook, register_due_date
 from autograder.classroom.layout import CourseLayout
+from autograder.classroom.nbgrader_autograde import config_lines
 from autograder.notebook.lesson import STUB_BODY, load_source_notebook, stub_module
 
 
@@ -31,7 +32,7 @@ class ReleaseError(RuntimeError):
     pass
 
 
-def nbgrader_config(course_dir: Path, db_url: str = "") -> Config:
+def nbgrader_config(course_dir: Path, db_url: str = "", course_id: str = "") -> Config:
     # nbgrader runs `alembic` to set up the gradebook: it must find this environment's scripts.
     scripts = str(Path(sys.executable).parent)
     if scripts not in os.environ.get("PATH", "").split(os.pathsep):
@@ -39,6 +40,8 @@ def nbgrader_config(course_dir: Path, db_url: str = "") -> Config:
     config = Config()
     config.CourseDirectory.root = str(course_dir)
     config.CourseDirectory.db_url = db_url or f"sqlite:///{CourseLayout(Path(course_dir).resolve()).gradebook}"
+    if course_id:
+        config.CourseDirectory.course_id = course_id
     config.ClearSolutions.code_stub = {"python": STUB_BODY}
     config.ClearSolutions.text_stub = "ESCRIBE AQUÍ TU RESPUESTA"
     return config
@@ -54,14 +57,15 @@ def release_assignment(course, assignment, course_dir: Path | None = None) -> Pa
     source_dir.mkdir(parents=True, exist_ok=True)
     notebook = load_source_notebook(assignment)
     nbformat.write(notebook, source_dir / f"{assignment.notebook}.ipynb")
-    api = NbGraderAPI(config=nbgrader_config(course_dir, course.gradebook_url(course_dir)))
+    _write_nbgrader_config(course, course_dir)
+    api = NbGraderAPI(config=nbgrader_config(course_dir, course.gradebook_url(course_dir),
+                                             course.nbgrader_course_id(course_dir)))
     outcome = api.generate_assignment(assignment.id, force=True, create=True)
     if not outcome.get("success"):
         raise ReleaseError(f"nbgrader generate_assignment failed for {assignment.id}:\n{outcome.get('log', '')}"
                            f"\n{outcome.get('error', '')}")
     with open_gradebook(course, course_dir) as book:
         register_due_date(book, assignment)  # nbgrader computes lateness from it
-    _write_nbgrader_config(course, course_dir)
     release_dir = layout.release(assignment.id)
     solution_source = assignment.solution_path.read_text(encoding="utf-8")
     module_doc = ast.get_docstring(ast.parse(solution_source)) or assignment.title
@@ -71,15 +75,19 @@ def release_assignment(course, assignment, course_dir: Path | None = None) -> Pa
 
 
 def _write_nbgrader_config(course, course_dir: Path) -> None:
-    """So that nbgrader's own commands (export, formgrader, collect) run from the course directory as-is."""
+    """So that nbgrader's own commands (export, formgrader, collect, the exchange's) run from the course
+    directory as-is, and its autograde grades with this grader (classroom/nbgrader_autograde.py)."""
     path = CourseLayout(course_dir).nbgrader_config
     if path.exists():
         return  # the instructor's own; never overwritten
+    path.parent.mkdir(parents=True, exist_ok=True)
     lines = ["# Written by `autograder release`; edit freely, it is not written again.",
              "import os", "c = get_config()  # noqa: F821",
-             "c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))"]
+             "c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))",
+             f"c.CourseDirectory.course_id = {course.id!r}  # the exchange's name for the course"]
     if course.gradebook:
         lines.append(f"c.CourseDirectory.db_url = {course.gradebook!r}")
+    lines += config_lines(course)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 

@@ -118,6 +118,13 @@ def release_template(course, assignment, folder: Path) -> Path:
     from autograder.release import release_assignment
 
     release_assignment(course, assignment, folder)
+    # The release plugs this grader into nbgrader's autograde (classroom/nbgrader_autograde.py); the
+    # benchmark measures nbgrader's own, so its course directory goes without the plug.
+    from autograder.classroom.nbgrader_autograde import config_lines
+
+    config, plug = folder / "nbgrader_config.py", set(config_lines(course))
+    config.write_text("".join(line + "\n" for line in config.read_text().splitlines() if line not in plug),
+                      encoding="utf-8")
     return folder
 
 

@@ -5,4 +5,5 @@
     gradebook.py    scores, timestamps and late penalties into nbgrader's gradebook
     autograded.py   the graded notebooks nbgrader's formgrader shows
     pipeline.py     the stages above, in order, for one assignment
+    nbgrader_autograde.py  nbgrader's own autograde (and formgrader's button) through that pipeline, sandboxed
 """

@@ -37,7 +37,7 @@ class GradebookError(RuntimeError):
 def open_gradebook(course, course_dir: Path):
     from nbgrader.api import Gradebook
 
-    with Gradebook(course.gradebook_url(course_dir)) as gradebook:
+    with Gradebook(course.gradebook_url(course_dir), course.nbgrader_course_id(course_dir)) as gradebook:
         yield gradebook
 
 

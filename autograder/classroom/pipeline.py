@@ -50,16 +50,18 @@ def released_notebook(course_dir: Path, assignment) -> nbformat.NotebookNode:
 
 def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None, force: bool = False,
                 names: dict[str, str] | None = None, progress=None, cluster: str | None = None,
-                log=None) -> ClassRun:
-    """Grade every submission of `assignment` in `course_dir`; see the module docstring.
+                log=None, students: set[str] | None = None) -> ClassRun:
+    """Grade every submission of `assignment` in `course_dir` (or only those of `students`); see the
+    module docstring.
 
     `progress(total)` makes a progress reporter with an `advance(result)` method. `cluster`: the
     address of a Dask scheduler to grade on instead of this machine (cluster/dask_hosts.py), whose
     lines for the instructor go to `log`."""
     course_dir = Path(course_dir).resolve()
-    submissions = find_submissions(course_dir, assignment.id)
+    submissions = [s for s in find_submissions(course_dir, assignment.id) if students is None or s.student in students]
     if not submissions:
-        raise NothingToGrade(f"no submissions in {CourseLayout(course_dir).submitted_root}/*/{assignment.id}/")
+        who = "*" if students is None else ",".join(sorted(students))
+        raise NothingToGrade(f"no submissions in {CourseLayout(course_dir).submitted_root}/{who}/{assignment.id}/")
     release = released_notebook(course_dir, assignment)
     suite_sha = state.suite_hash(assignment)
     with gradebook.open_gradebook(course, course_dir) as book:
