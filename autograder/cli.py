@@ -169,11 +169,12 @@ def _parser() -> argparse.ArgumentParser:
                        help="grade every submission again, even those unchanged since they were graded")
     grade.add_argument("--results", type=Path,
                        help="results.json for one submission; a folder of them for several "
-                            "(default: ./results.json or ./results/)")
+                            "(default: ./results.json or ./results/; with --visible, none: printed only)")
     grade.add_argument("--jobs", type=_jobs, default=None, help="parallel grading processes (default: all cores)")
     grade.add_argument("--quiet", action="store_true", help="print only the summary table")
     grade.add_argument("--visible", action="store_true",
-                       help="run only the release's visible checks (what students see), not the hidden suite")
+                       help="run only the release's visible checks (what students see), not the hidden suite; "
+                            "needs the lesson, not solutions/ (a student's checkout runs it)")
     grade.add_argument("--ci", action=argparse.BooleanOptionalAction, default=None,
                        help="CI mode: short summary, JUnit, job summary, annotations "
                             "(default: on when CI, GITHUB_ACTIONS or GITLAB_CI is set to true)")
@@ -292,6 +293,9 @@ def _unfinished_assignments(course, args) -> list[str]:
         targets = [course.assignment(args.assignment)]
     else:
         return []  # no assignment, or an unknown one: the command says so itself
+    if args.command == "grade" and args.visible and args.submissions:  # a student's checkout: no solutions/
+        return [f"{a.lesson_path}: missing (the lesson the visible checks come from)" for a in targets
+                if not a.lesson_path.is_file()]
     to_prove = args.command == "audit"
     return [problem for assignment in targets for problem in assignment.missing_files(to_prove=to_prove)]
 
@@ -411,9 +415,12 @@ def cmd_grade(course, args) -> int:
         print(batch_table(results))
     if ci and os.environ.get("GITHUB_ACTIONS") == "true":
         print("\n".join(line for r in results for line in github_annotations(r, several=len(results) > 1)))
-    where = outputs[0] if len(outputs) == 1 else outputs[0].parent
-    print(f"\nresultados guardados en {where}" if spanish else f"\nresults written to {where}", file=sys.stderr)
-    write_reports(results, args, ci, default_junit=where.parent / "junit.xml", spanish=spanish)
+    default_junit = None  # the visible checks write nothing beside the student's files unless asked
+    if outputs:  # none for the visible checks unless asked (grading/loose.py)
+        where = outputs[0] if len(outputs) == 1 else outputs[0].parent
+        print(f"\nresultados guardados en {where}" if spanish else f"\nresults written to {where}", file=sys.stderr)
+        default_junit = where.parent / "junit.xml"
+    write_reports(results, args, ci, default_junit=default_junit, spanish=spanish)
     return exit_code(results, args, single=len(results) == 1, spanish=spanish)
 
 
@@ -467,7 +474,7 @@ def grade_class_command(course, assignment, args, ci: bool) -> int:
     return exit_code(run.results, args, single=False)
 
 
-def write_reports(results, args, ci: bool, default_junit: Path, spanish: bool = False) -> None:
+def write_reports(results, args, ci: bool, default_junit: Path | None, spanish: bool = False) -> None:
     """The JUnit report and the Markdown summary: where asked, and by default in CI mode."""
     from autograder.render.ci_reports import write_ci_reports
 

@@ -12,7 +12,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from autograder.course import load_course
+from autograder.course import PROJECT_ROOT, load_course
 from autograder.notebook.lesson import load_source_notebook, solution_functions, stub_source
 
 ASSIGNMENTS = list(load_course().assignments)
@@ -56,3 +56,25 @@ def test_stub_notebook_fails_every_visible_check(course, assignment_id, tmp_path
     for cell in cells_with_role(notebook, "given"):
         assert not error_names(cell)
     nbformat.validate(notebook)
+
+
+def test_a_failing_visible_check_shows_the_call_what_it_returned_and_what_was_expected(course, tmp_path):
+    """Jupyter shows an AssertionError's message only: the checks cell's message says the rest."""
+    from course_content import catalogue
+
+    assignment = course.assignment("bpe_bytes")
+    buggy = next(s for s in catalogue("bpe_bytes", "buggy") if s.name == "merge_overlapping")
+    notebook = copy.deepcopy(load_source_notebook(assignment))
+    for cell in cells_with_role(notebook, "solution"):
+        if cell.metadata["autograder"]["function"] == "merge":
+            cell.source = buggy.replace["merge"]
+    execute(notebook, tmp_path, allow_errors=True)
+    (checks,) = [c for c in cells_with_role(notebook, "checks") if c.metadata["autograder"]["function"] == "merge"]
+    (error,) = [o for o in checks.outputs if o.get("output_type") == "error"]
+    assert error.ename == "AssertionError"
+    assert error.evalue == ("al fusionar no hay solapes: se avanza de izquierda a derecha\n"
+                            "  llamada:     merge([97, 97, 97], (97, 97), 256)\n"
+                            "  devolvió:    [256, 256]\n"
+                            "  se esperaba: [256, 97]")
+    readme = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"AssertionError: {error.evalue}\n" in readme  # the students' section shows this very message

@@ -31,6 +31,10 @@ def write_autograded(handed_in, destination: Path, assignment, result, release: 
     SubmissionError): the file is read and parsed once, for grading, and reused here."""
     notebook = copy.deepcopy(release)
     notebook.cells = _graded_cells(_student_notebook(handed_in, release), release)
+    if result.load.file_choice:  # the notebook and the module were both handed in: which one this is
+        cell = nbformat.v4.new_markdown_cell(inert_markdown(f"**Archivo calificado:** {result.load.file_choice}"))
+        cell.id = "autograder-file-choice"
+        notebook.cells.insert(0, cell)
     for cell in notebook.cells:
         function = graded_function(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", ""))
         if function is not None and cell.cell_type == "code":

@@ -87,8 +87,8 @@ def grade_batch(assignment, submissions: list[Path], jobs: int | None = None, on
     within the submission's budget: per-submission work whose cost the submission controls, given
     what was read and parsed for grading (session.read_submission), so nothing is read twice.
     `kit`: one built already (a cluster host's grading server keeps its own)."""
-    kit = kit or build_kit(assignment)  # before forking: every grading process inherits it
-    if warm_up if warm_up is not None else len(submissions) >= 4:
+    kit = kit or build_kit(assignment, suite)  # before forking: every grading process inherits it
+    if kit.reference is not None and (warm_up if warm_up is not None else len(submissions) >= 4):
         self_check(kit, suite)
     context = multiprocessing.get_context("fork")
     jobs = max(1, jobs or os.cpu_count() or 1)

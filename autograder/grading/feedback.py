@@ -74,7 +74,9 @@ def classify(excinfo, kind: str, calls: tuple = ()) -> tuple[str, str, str]:
     if isinstance(error, Feedback):
         return Outcome.WRONG, _clip(str(error).split("\nassert")[0]) + example, "wrong answer (safe message)"
     if isinstance(error, AssertionError) and kind == "visible":
-        return Outcome.WRONG, f"No supera la comprobación: {_clip(_assertion_text(error))}", "visible check failed"
+        # The check's own message, whole: the lesson's words, then the call, the value returned and the one
+        # expected (lesson.explained_checks), as Jupyter shows them.
+        return Outcome.WRONG, f"No supera la comprobación: {_clip(str(error) or '(sin detalles)')}", "visible check failed"
     if isinstance(error, AssertionError):
         detail = f"\n{_clip(_assertion_text(error))}" if public else ""
         return Outcome.WRONG, "El resultado no es el esperado." + detail + example, "wrong answer"

@@ -16,14 +16,14 @@ import nbformat
 from autograder.grading.banks import load_recording
 from autograder.grading.plugin import (load_reference, prepare_hypothesis, suite_dependencies,
                                        suite_mutations, suite_published_examples)
-from autograder.notebook.lesson import load_source_notebook
+from autograder.notebook.lesson import load_public_notebook, load_source_notebook
 
 
 @dataclasses.dataclass(frozen=True)
 class GradingKit:
     assignment: object  # course.Assignment: points, limits, visibility, the suite's path
     release: nbformat.NotebookNode  # locked cells and the visible checks come from it
-    reference: ModuleType  # the reference solution, imported in the grader (the `reference` fixture)
+    reference: ModuleType | None  # the reference, imported in the grader (`reference` fixture); None: public_kit
     reference_source: str  # the same, run by the reference's own worker to serve helpers
     served_helpers: dict[str, tuple[str, ...]]  # DEPENDS_ON: function -> helpers the reference serves
     mutated_arguments: dict[str, tuple[int, ...]]  # MUTATES: function -> positions it may change in place
@@ -33,7 +33,9 @@ class GradingKit:
     probe_calls: dict  # function -> a simple public call, tried when another function hangs (banks.py)
 
 
-def build_kit(assignment) -> GradingKit:
+def build_kit(assignment, suite: str = "hidden") -> GradingKit:
+    if suite == "visible" and not assignment.solution_path.is_file():
+        return public_kit(assignment)
     prepare_hypothesis()
     suite = assignment.hidden_suite_path
     reference = load_reference(assignment.solution_path)
@@ -52,3 +54,18 @@ def build_kit(assignment) -> GradingKit:
         helper_answers=recording.helper_answers,
         probe_calls=recording.probe_calls,
     )
+
+
+def public_kit(assignment) -> GradingKit:
+    """The visible checks as a student can run them, with the lesson alone (a student's checkout has
+    no solutions/): no reference (no self-check, no helpers served), the release from the lesson.
+    Without the hidden suite's MUTATES, every argument's in-place change reaches the check, as it does
+    in Jupyter (a check such as `get_stats(ids, counts) is counts` needs it); a check's expectations
+    are literals of the lesson, which no change to an argument can rewrite."""
+    every_argument = {name: tuple(range(MAX_POSITIONAL)) for name in assignment.points}
+    return GradingKit(assignment=assignment, release=load_public_notebook(assignment), reference=None,
+                      reference_source="", served_helpers={}, mutated_arguments=every_argument,
+                      published_examples=frozenset(), banks={}, helper_answers={}, probe_calls={})
+
+
+MAX_POSITIONAL = 32  # more positional arguments than any graded function takes

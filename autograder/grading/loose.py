@@ -30,11 +30,14 @@ def results_paths(submissions: list[Path], results: Path | None) -> list[Path]:
 def grade_files(assignment, submissions: list[Path], results: Path | None = None, *, jobs: int | None = None,
                 visible: bool = False, on_graded=None) -> tuple[list[GradeResult], list[Path]]:
     """Grade `submissions` (the hidden suite, or the release's visible checks); returns the results
-    in input order and the results file written for each. `on_graded(result)` runs as each finishes."""
-    outputs = results_paths(submissions, results)
+    in input order and the results file written for each. `on_graded(result)` runs as each finishes.
+    The visible checks write a results file only where `results` says: a student runs them in the
+    folder that nbgrader's submit sends in whole, and they are not a grade to keep."""
+    outputs = [] if visible and results is None else results_paths(submissions, results)
 
     def save(index: int, result: GradeResult) -> None:
-        write_results(result, outputs[index])
+        if outputs:
+            write_results(result, outputs[index])
         if on_graded is not None:
             on_graded(result)
 

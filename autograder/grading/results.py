@@ -88,6 +88,8 @@ class LoadSummary:
     missing_functions: tuple[str, ...] = ()
     output: str = ""  # what the cells printed while loading (before any hidden input existed)
     module: bool = False  # a .py module was handed in: it has no cells, one file
+    graded_file: str = ""  # the file graded, as named in the submission (a zip's entry with its folder)
+    file_choice: str = ""  # Spanish: why graded_file and not the other candidate (notebook or module); "" if one only
 
     def __post_init__(self):
         _freeze(self, notes=tuple(self.notes), failed_cells=tuple(self.failed_cells),

@@ -55,7 +55,8 @@ def grade_handed_in(kit: GradingKit, label: str, handed_in: Program | Submission
         if suite == "hidden":
             raw_tests = _run_hidden_suite(kit, session)
         else:
-            raw_tests = run_visible_checks(kit.release, assignment.points, session)
+            release = program.release if program.release is not None else kit.release  # completed by the loader
+            raw_tests = run_visible_checks(release, assignment.points, session)
     finally:
         session.close()
     load = _load_summary(program, session, assignment)
@@ -82,7 +83,8 @@ def _load_summary(program, session: StudentSession, assignment) -> LoadSummary:
     return LoadSummary(notes=list(program.notes), failed_cells=failed,
                        skipped_cells=[f"{e['cell']}: se omitió porque {SKIPPED_BECAUSE[e['why']][0]}" for e in skipped],
                        skipped_notes=[f"{e['cell']}: skipped while loading: {SKIPPED_BECAUSE[e['why']][1]}" for e in skipped],
-                       missing_functions=missing, output=report.get("output", ""), module=program.notebook is None)
+                       missing_functions=missing, output=report.get("output", ""), module=program.notebook is None,
+                       graded_file=program.handed_in, file_choice=program.file_choice)
 
 
 # Why a cell was skipped while loading: (for the student, for the instructor).

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import json
 import re
 from pathlib import Path
 
@@ -154,11 +155,18 @@ def stub_module(solution_source: str, module_doc: str) -> str:
 
 # --- the notebook -----------------------------------------------------------------------
 
-def build_source_notebook(lesson_text: str, solution_source: str, points: dict[str, float],
+def build_source_notebook(lesson_text: str, solution_source: str | None, points: dict[str, float],
                           where: str = "lesson.md") -> nbformat.NotebookNode:
-    """The nbgrader *source* notebook (with solutions), cell by cell from the lesson."""
+    """The nbgrader *source* notebook (with solutions), cell by cell from the lesson.
+
+    Without the reference (`solution_source` None: a student's checkout has no solutions/), the
+    public notebook: solution cells hold no code, and an empty ``given`` block stays empty, marked
+    ``from_reference`` (the loader fills it from the handed-in file; loader.with_public_preamble)."""
     blocks = parse_lesson(lesson_text, where)
-    functions = solution_functions(solution_source)
+    if solution_source is None:
+        functions = {name: None for name in points}
+    else:
+        functions = solution_functions(solution_source)
     _check_blocks(blocks, functions, points, where)
     notebook = nbformat.v4.new_notebook()
     notebook.metadata.update({
@@ -168,9 +176,12 @@ def build_source_notebook(lesson_text: str, solution_source: str, points: dict[s
     counters: dict[str, int] = {}
     for block in blocks:
         counters[block.role] = counters.get(block.role, 0) + 1
-        if block.role == "given" and not block.text.strip():
+        from_reference = block.role == "given" and not block.text.strip()
+        if from_reference and solution_source is not None:
             block = Block("given", solution_preamble(solution_source))  # the solution's imports and constants
         cell = _make_cell(block, functions, points, counters[block.role])
+        if from_reference and solution_source is None:
+            cell.metadata["autograder"]["from_reference"] = True
         cell.id = f"{block.role}-{counters[block.role]}"  # stable ids: releases are reproducible
         notebook.cells.append(cell)
     return notebook
@@ -195,10 +206,11 @@ def _make_cell(block: Block, functions, points, count: int):
     if block.role == "markdown":
         return nbformat.v4.new_markdown_cell(block.text, metadata=_nbgrader(f"md_{count}", locked=True))
     if block.role == "solution":
-        cell = nbformat.v4.new_code_cell(solution_cell_source(functions[block.function]))
+        function = functions[block.function]
+        cell = nbformat.v4.new_code_cell(solution_cell_source(function) if function is not None else "")
         cell.metadata = _nbgrader(block.function, solution=True)
     elif block.role == "checks":
-        cell = nbformat.v4.new_code_cell(block.text)
+        cell = nbformat.v4.new_code_cell(explained_checks(block.text, set(points)))
         cell.metadata = _nbgrader(grade_cell_id(block.function), grade=True, locked=True,
                                   points=points[block.function])
     elif block.role == "free":
@@ -208,6 +220,59 @@ def _make_cell(block: Block, functions, points, count: int):
         cell.metadata = _nbgrader(f"{block.role}_{count}", locked=True)
     cell.metadata["autograder"] = {"role": block.role, **({"function": block.function} if block.function else {})}
     return cell
+
+
+# --- visible checks that say what went wrong ------------------------------------------------
+
+RETURNED = "devuelto"  # the name a rewritten check gives the value it checks (a student reads it in the cell)
+SHOWN_CHARS = 300  # of what the function returned, in a failed check's message
+
+
+def explained_checks(source: str, functions: set[str]) -> str:
+    """A checks block whose comparisons say, when they fail, what was called, what it returned and
+    what was expected (in Spanish): Jupyter shows an AssertionError's message and nothing else.
+
+    Each ``assert EXPR == EXPECTED, "why"`` whose EXPR calls a graded function becomes
+
+        assert (devuelto := EXPR) == EXPECTED, (
+            "why"
+            "\n  llamada:     EXPR"
+            f"\n  devolvió:    {devuelto!r:.300}"
+            "\n  se esperaba: EXPECTED")
+
+    with the lesson's own text for EXPR and EXPECTED, so a check reads as the lesson wrote it and
+    computes exactly what it computed. Other statements are left as they are."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    for node in sorted(ast.walk(tree), key=lambda n: -getattr(n, "lineno", 0)):
+        if not _explainable(node, functions, lines):
+            continue
+        call, expected = node.test.left, node.test.comparators[0]
+        call_text, expected_text = (" ".join(ast.get_source_segment(source, n).split()) for n in (call, expected))
+        pad = " " * node.col_offset
+        rewritten = [
+            f"{pad}assert ({RETURNED} := {ast.get_source_segment(source, call)}) == "
+            f"{ast.get_source_segment(source, expected)}, (",
+            f"{pad}    {ast.get_source_segment(source, node.msg)}",
+            f"{pad}    {json.dumps(chr(10) + '  llamada:     ' + call_text, ensure_ascii=False)}",
+            f"{pad}    f\"\\n  devolvió:    {{{RETURNED}!r:.{SHOWN_CHARS}}}\"",
+            f"{pad}    {json.dumps(chr(10) + '  se esperaba: ' + expected_text, ensure_ascii=False)})",
+        ]
+        lines[node.lineno - 1:node.end_lineno] = rewritten
+    explained = "\n".join(lines)
+    ast.parse(explained)  # a lesson whose checks this cannot rewrite fails at build time, never in a notebook
+    return explained
+
+
+def _explainable(node, functions: set[str], lines: list[str]) -> bool:
+    if not (isinstance(node, ast.Assert) and node.msg is not None and isinstance(node.test, ast.Compare)
+            and len(node.test.ops) == 1 and isinstance(node.test.ops[0], ast.Eq)):
+        return False
+    line = lines[node.lineno - 1]
+    if node.end_lineno != node.lineno or line[:node.col_offset].strip() or line[node.end_col_offset:].strip():
+        return False  # the rewritten statement replaces a whole line: only a statement alone on its line
+    calls = [n for n in ast.walk(node.test.left) if isinstance(n, ast.Call)]
+    return any(isinstance(c.func, ast.Name) and c.func.id in functions for c in calls)
 
 
 def _nbgrader(grade_id: str, *, solution=False, grade=False, locked=False, points=None) -> dict:
@@ -225,3 +290,10 @@ def load_source_notebook(assignment) -> nbformat.NotebookNode:
         assignment.points,
         where=str(assignment.lesson_path),
     )
+
+
+def load_public_notebook(assignment) -> nbformat.NotebookNode:
+    """What the visible checks need, from the lesson alone (build_source_notebook without the reference):
+    a student's checkout has assignments/ but no solutions/."""
+    return build_source_notebook(Path(assignment.lesson_path).read_text(encoding="utf-8"), None,
+                                 assignment.points, where=str(assignment.lesson_path))

@@ -20,11 +20,15 @@ Parsing happens here, in the grader; nothing in this module executes student cod
 from __future__ import annotations
 
 import ast
+import copy
 import dataclasses
+import importlib.util
 import json
 import os
 import re
 import stat
+import sys
+import sysconfig
 import zipfile
 from pathlib import Path, PurePosixPath
 
@@ -56,11 +60,13 @@ class Program:
     ipython_syntax: bool = False  # notebook cells may hold %magics and !commands, as in Jupyter
     handed_in: str = ""  # the file graded, as named in the submission (a .zip's entry included)
     notebook: nbformat.NotebookNode | None = None  # as parsed, for formgrader's copy; None for a module
+    file_choice: str = ""  # Spanish: why this file was graded and the other candidate not ("" when one only)
+    release: nbformat.NotebookNode | None = None  # loaded against: a public release completed from the file
 
 
 def load_submission(path: Path | str, assignment, release: nbformat.NotebookNode) -> Program:
     """Read one submission: a notebook, a .py module, or a folder or .zip holding one."""
-    name, raw = read_submission_file(Path(path), assignment)
+    name, raw, choice = read_submission_file(Path(path), assignment)
     where = Path(path) / name if Path(path).suffix == ".zip" else Path(name)
     if not raw.strip():
         raise SubmissionError(
@@ -71,11 +77,84 @@ def load_submission(path: Path | str, assignment, release: nbformat.NotebookNode
     if name.endswith(".py"):
         source = _decode_text(raw, where)
         check_assignment(defined_functions([source]), assignment, where)
-        return Program([Cell(Path(name).name, source)], module_name=Path(name).stem, handed_in=name)
+        return Program([Cell(Path(name).name, source)], module_name=Path(name).stem, handed_in=name,
+                       file_choice=choice, release=with_public_preamble(release, [source]))
     notebook = read_notebook(raw, where)
     check_assignment(defined_functions(_code_sources(notebook.cells)), assignment, where)
+    marked = {c.metadata["nbgrader"]["grade_id"] for c in release.cells if _from_reference(c)}
+    release = with_public_preamble(release, _code_sources([m.cell for m in match_release(notebook.cells, release)
+                                                           if m.original is not None
+                                                           and m.original.metadata["nbgrader"]["grade_id"] in marked]))
     program = program_from_notebook(notebook, release)
-    return dataclasses.replace(program, handed_in=name)
+    return dataclasses.replace(program, handed_in=name, file_choice=choice, release=release)
+
+
+def _from_reference(cell) -> bool:
+    return bool(cell.get("metadata", {}).get("autograder", {}).get("from_reference"))
+
+
+def with_public_preamble(release: nbformat.NotebookNode, given: list[str]) -> nbformat.NotebookNode:
+    """The public release (lesson.load_public_notebook: no reference, so the given code that is the
+    reference's imports and constants is missing) completed with the imports and constants of the
+    handed-in file's own given code (`given`: the notebook's given cells, or the whole module), as
+    far as they are safe to run in the grader; any other release is returned as it is."""
+    if not any(_from_reference(c) for c in release.cells):
+        return release
+    completed = copy.deepcopy(release)
+    preamble = public_preamble(given)
+    for cell in completed.cells:
+        if _from_reference(cell):
+            cell.source = preamble
+    return completed
+
+
+def public_preamble(sources: list[str]) -> str:
+    """The imports and constants of `sources`, rewritten as code that is safe to run in the grader,
+    since the student may have written anything there: imports only of modules installed in the
+    grader's own Python (never a file of the submission's folder, whatever the working directory),
+    absolute ones only, and constants only when their value is a literal. Anything else is left out."""
+    kept = []
+    for source in sources:
+        tree = _parse_ignoring_ipython(source)
+        for node in tree.body if tree is not None else []:
+            if isinstance(node, ast.Import) and all(_installed(alias.name) for alias in node.names):
+                kept.append(node)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and _installed(node.module):
+                kept.append(node)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None and _literal(node.value) \
+                    and all(isinstance(t, ast.Name) for t in (node.targets if isinstance(node, ast.Assign)
+                                                              else [node.target])):
+                kept.append(node)
+    return "\n".join(ast.unparse(node) for node in kept)
+
+
+def _literal(node) -> bool:
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _installed(module: str) -> bool:
+    """A module of the standard library or of an installed distribution: found (not imported) at a
+    place of this Python's installation scheme, not in the working directory."""
+    top = module.split(".")[0]
+    if not top.isidentifier():
+        return False
+    if top in sys.builtin_module_names:
+        return True
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return False
+    if spec is None or not spec.origin and not spec.submodule_search_locations:
+        return False
+    if spec.origin in ("built-in", "frozen"):
+        return True
+    places = [spec.origin] if spec.origin else list(spec.submodule_search_locations)
+    roots = {Path(sysconfig.get_path(key)).resolve() for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    return all(any(Path(place).resolve().is_relative_to(root) for root in roots) for place in places)
 
 
 def defined_functions(sources) -> set[str]:
@@ -128,19 +207,24 @@ def _code_sources(cells) -> list[str]:
     return sources
 
 
-def read_submission_file(path: Path, assignment) -> tuple[str, bytes]:
-    """(file name, bytes) of the notebook or module to grade, never following a symlink."""
+def read_submission_file(path: Path, assignment) -> tuple[str, bytes, str]:
+    """(file name, bytes, why it and not the other candidate) of the notebook or module to grade,
+    never following a symlink."""
     if path.is_symlink():
         raise SubmissionError("La entrega es un enlace simbólico; sube el archivo en sí.",
                               f"{path}: submission is a symbolic link; refusing to follow it")
     if path.is_dir():
-        path = _pick_from_directory(path, assignment)
+        return _read_from_directory(path, assignment)
     if not path.is_file():
         raise SubmissionError(f"No se encontró el archivo {path.name}.", f"{path}: no such file")
-    if path.stat().st_size > MAX_SUBMISSION_BYTES:
-        raise _too_large(path)
     if path.suffix == ".zip":
         return read_from_zip(path, assignment)
+    return (*_read_file(path), "")
+
+
+def _read_file(path: Path) -> tuple[str, bytes]:
+    if path.stat().st_size > MAX_SUBMISSION_BYTES:
+        raise _too_large(path)
     if path.suffix not in (".ipynb", ".py"):
         raise SubmissionError(f"El archivo {path.name} no es un cuaderno (.ipynb), un módulo (.py) ni un .zip.",
                               f"{path}: expected a .ipynb, .py or .zip file")
@@ -155,28 +239,113 @@ def _too_large(path) -> SubmissionError:
 IGNORED_FOLDERS = frozenset({"__MACOSX", ".ipynb_checkpoints"})  # what macOS's zip and Jupyter's autosave leave
 
 
-def _pick(names: list[str], assignment) -> str | None:
-    """The file to grade among `names` (paths in a folder or a zip, at any depth): the assignment's
-    own name first, else the only candidate. One rule for folders and zips, since a zip handed in
-    to Gradescope arrives unpacked into a folder."""
+def _pick(names: list[str], assignment) -> list[str]:
+    """The files that may be graded among `names` (paths in a folder or a zip, at any depth): the
+    assignment's own notebook and module (both, when both are there: the release ships both, and
+    nbgrader's submit sends the whole folder; choose_worked_file decides), else the only candidate.
+    One rule for folders and zips, since a zip handed in to Gradescope arrives unpacked into a folder."""
     names = [n for n in names if not IGNORED_FOLDERS & set(PurePosixPath(n).parts[:-1])]
+    own = []
     for wanted in (f"{assignment.notebook}.ipynb", f"{assignment.notebook}.py"):
         matches = [n for n in names if PurePosixPath(n).name == wanted]
         if len(matches) == 1:
-            return matches[0]
+            own.append(matches[0])
+    if own:
+        return own
     candidates = [n for n in names if PurePosixPath(n).suffix in (".ipynb", ".py")]
-    return candidates[0] if len(candidates) == 1 else None
+    return candidates if len(candidates) == 1 else []
 
 
-def _pick_from_directory(directory: Path, assignment) -> Path:
+def _read_from_directory(directory: Path, assignment) -> tuple[str, bytes, str]:
     names = files_in_folder(directory)
     chosen = _pick(names, assignment)
     zips = [n for n in names if n.endswith(".zip") and "/" not in n]
-    if chosen is None and len(zips) == 1:
-        chosen = zips[0]  # an archive handed in as it was uploaded (an LMS import, say)
-    if chosen is None:
+    if not chosen and len(zips) == 1:
+        return read_from_zip(directory / zips[0], assignment)  # an archive handed in as it was uploaded (an LMS import, say)
+    if not chosen:
         raise _nothing_to_grade(directory, names, assignment)
-    return directory / chosen
+    return choose_worked_file([(Path(name).name, _read_file(directory / name)[1]) for name in chosen], assignment)
+
+
+# --- the notebook or the module: the one the student worked on -----------------------------------
+
+def choose_worked_file(files: list[tuple[str, bytes]], assignment) -> tuple[str, bytes, str]:
+    """The file to grade of a submission holding both the notebook and the module (the released
+    folder, as nbgrader's submit sends it), and why, in Spanish. The rule, stated to the student:
+    the file with more graded functions written (a function still as released, raising
+    NotImplementedError, is not written); on a tie, the notebook."""
+    if len(files) == 1:
+        return (*files[0], "")
+    written = {name: written_functions(name, raw, assignment) for name, raw in files}
+    (notebook, _), (module, _) = sorted(files, key=lambda f: not f[0].endswith(".ipynb"))
+    chosen = module if len(written[module]) > len(written[notebook]) else notebook
+    other = notebook if chosen == module else module
+    total = len(assignment.points)
+    graded, unused = PurePosixPath(chosen).name, PurePosixPath(other).name
+
+    def count(name: str) -> str:
+        n = len(written[name])
+        return f"{n} de las {total} funciones" if n != 1 else f"1 de las {total} funciones"
+
+    if not written[other] and not written[chosen]:
+        why = (f"Se calificó {graded}: ni {graded} ni {unused} tienen todavía ninguna función implementada "
+               f"(en ese caso se califica el cuaderno).")
+    elif not written[other]:
+        why = (f"Se calificó {graded}, el archivo en el que trabajaste ({count(chosen)} implementadas); "
+               f"{unused} no se calificó porque sigue como se publicó (ninguna función implementada).")
+    elif len(written[chosen]) > len(written[other]):
+        why = (f"Escribiste código en {graded} y en {unused}: se calificó {graded} porque tiene más funciones "
+               f"implementadas ({count(chosen)}, frente a {len(written[other])} en {unused}); {unused} no se "
+               f"calificó. Si querías que se calificara {unused}, completa en él todas tus funciones.")
+    else:
+        why = (f"Escribiste código en {graded} y en {unused}, y los dos tienen las mismas funciones "
+               f"implementadas ({count(chosen)}): en un empate se califica el cuaderno, así que {unused} "
+               f"no se calificó. Si querías que se calificara {unused}, borra tu código del cuaderno.")
+    return chosen, dict(files)[chosen], why
+
+
+def written_functions(name: str, raw: bytes, assignment) -> set[str]:
+    """The graded functions a file defines with a body of the student's (not the released stub's
+    `raise NotImplementedError()`), read without running anything. An unreadable file has none; a
+    piece of code that does not parse, even without its IPython lines, counts every graded function
+    it names as written (the stub parses, so the student changed it)."""
+    try:
+        text = raw.decode("utf-8-sig")
+        sources = [text] if name.endswith(".py") else _code_sources(json.loads(text).get("cells", []))
+    except (ValueError, AttributeError, RecursionError):
+        return set()
+    latest: dict[str, bool] = {}  # as the cells run: a later definition replaces an earlier one
+    for source in sources:
+        tree = _parse_ignoring_ipython(source)
+        if tree is None:
+            latest.update({match.group(1): True for match in _DEF_LINE.finditer(source)})
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                latest[node.name] = not _is_stub(node)
+    return {function for function, is_written in latest.items() if is_written and function in assignment.points}
+
+
+def _parse_ignoring_ipython(source: str):
+    for text in (source, "\n".join("" if line.lstrip().startswith(("%", "!")) else line
+                                    for line in source.splitlines())):
+        try:
+            return ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    return None
+
+
+def _is_stub(function) -> bool:
+    """The released stub's body: an optional docstring, then only `raise NotImplementedError[()]`."""
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    if len(body) != 1 or not isinstance(body[0], ast.Raise) or body[0].exc is None:
+        return False
+    raised = body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc
+    return isinstance(raised, ast.Name) and raised.id == "NotImplementedError"
 
 
 def files_in_folder(directory: Path) -> list[str]:
@@ -206,15 +375,18 @@ def _nothing_to_grade(where, names, assignment) -> SubmissionError:
 MAX_ZIP_ENTRIES = 1000
 
 
-def read_from_zip(path: Path, assignment) -> tuple[str, bytes]:
+def read_from_zip(path: Path, assignment) -> tuple[str, bytes, str]:
     """The file to grade from a zip (an LMS download), read in memory: nothing is extracted,
     so path traversal and links cannot write anywhere, and sizes are checked before reading."""
+    if path.stat().st_size > MAX_SUBMISSION_BYTES:
+        raise _too_large(path)
     with open_zip(path) as archive:
         entries = zip_entries(archive, path)
         chosen = _pick([e.filename for e in entries], assignment)
-        if chosen is None:
+        if not chosen:
             raise _nothing_to_grade(path, [e.filename for e in entries], assignment)
-        return chosen, read_zip_entry(archive, archive.getinfo(chosen), path)
+        return choose_worked_file([(name, read_zip_entry(archive, archive.getinfo(name), path)) for name in chosen],
+                                  assignment)
 
 
 def _damaged_zip(path: Path) -> SubmissionError:
@@ -339,7 +511,9 @@ def program_from_notebook(notebook: nbformat.NotebookNode, release: nbformat.Not
         source = match.cell.get("source", "")
         source = "".join(source) if isinstance(source, list) else str(source)
         label = cell_label(source, labels)
-        if role == "given":
+        # A public release's given code from the reference is taken from this very cell (with_public_preamble):
+        # the cell runs as written, in the worker, like the student's own.
+        if role == "given" and not _from_reference(match.original):
             if source != match.original.source:
                 notes.append(f"La celda bloqueada {label[1:-1].removeprefix('celda ')} fue modificada: "
                              "se usó la versión original.")

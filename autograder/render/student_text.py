@@ -53,6 +53,8 @@ def overall_output(result: GradeResult) -> str:
     lines = []
     if result.error_student:
         lines.append(f"No se pudo calificar la entrega: {result.error_student}")
+    if result.load.file_choice:
+        lines.append(result.load.file_choice)
     lines += result.load.notes
     if result.load.failed_cells and result.load.module:
         lines.append("Tu módulo lanzó un error al importarse (se calificó lo que llegó a definir antes):")
