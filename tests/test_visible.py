@@ -63,6 +63,25 @@ def test_cli_grades_visible_checks(tmp_path, fast_bpe_bytes, capsys):
     assert "Comprobaciones visibles: 0.00 / 100 (no es tu nota" in out and "Puntuación" not in out
 
 
+def test_in_ci_the_visible_checks_are_never_called_a_grade_and_leave_nothing_to_hand_in(
+        tmp_path, fast_bpe_bytes, capsys, monkeypatch):
+    """The job log, its annotation and the job summary all say it is not the grade; no junit.xml lands
+    in the folder the student hands in (nbgrader submit would send it)."""
+    folder = tmp_path / "bpe_bytes"
+    folder.mkdir()
+    path = samples.build_notebook(fast_bpe_bytes, samples.stub(fast_bpe_bytes), folder / "bpe_bytes.ipynb")
+    summary = tmp_path / "summary.md"
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    assert main(["grade", "bpe_bytes", str(path), "--visible", "--ci"]) == 0
+    out = capsys.readouterr().out
+    (notice,) = [line for line in out.splitlines() if line.startswith("::notice")]
+    for text in (out, notice, summary.read_text(encoding="utf-8")):
+        assert "Comprobaciones visibles: 0.00 / 100 (no es tu nota" in text and "Puntuación" not in text
+    assert sorted(p.name for p in folder.iterdir()) == ["bpe_bytes.ipynb"]
+
+
 # --- in a student's checkout: the lesson and the release, no solutions/ ------------------------
 
 @pytest.fixture

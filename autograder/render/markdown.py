@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 from autograder.grading.results import GradeResult, Outcome, TestResult
-from autograder.render.student_text import overall_output, test_output
+from autograder.render.student_text import overall_output, score_heading, test_output
 from autograder.render.safe_text import html_text, markdown_line as md_escape
 
 GITHUB_SUMMARY_LIMIT = 1024 * 1024  # bytes per step; GitHub aborts the upload above it
@@ -45,6 +45,8 @@ def _label(result: GradeResult) -> str:
 
 
 def _score_line(result: GradeResult) -> str:
+    if result.suite == "visible":
+        return f"**{score_heading(result)}**"
     score = f"**Puntuación: {result.score:.2f} / {result.max_score:g}**"
     if result.late_penalty:
         score += (f" · penalización por entrega tardía: −{result.late_penalty:.2f}"

@@ -70,6 +70,18 @@ def overall_output(result: GradeResult) -> str:
     return "\n".join(lines)
 
 
+def score_heading(result: GradeResult) -> str:
+    """The score line, everywhere a student reads one (terminal, CI annotation, job summary). The
+    visible checks' count is not a grade, and is said so where the eye lands first."""
+    if result.suite == "visible":
+        return (f"Comprobaciones visibles: {result.score:.2f} / {result.max_score:g} "
+                "(no es tu nota; la nota sale de las pruebas ocultas)")
+    text = f"Puntuación: {result.score:.2f} / {result.max_score:g}"
+    if result.late_penalty:
+        text += f" (penalización por retraso: −{result.late_penalty:.2f}; nota final: {result.final_score:.2f})"
+    return text
+
+
 def manual_note(result: GradeResult, function: str) -> str:
     """What the instructor's hand-grading of `function` changed, said where its points are shown
     ("" when they did not grade it by hand)."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from autograder.grading.results import GradeResult, Outcome
 from autograder.render.instructor_words import late_words, manual_words, policy_words, problems
-from autograder.render.student_text import (late_lines, manual_note, overall_output, test_output, tests_to_explain,
-                                            unrun_functions)
+from autograder.render.student_text import (late_lines, manual_note, overall_output, score_heading, test_output,
+                                            tests_to_explain, unrun_functions)
 from autograder.render.safe_text import ci_log, workflow_data, workflow_property
 
 
@@ -27,7 +27,7 @@ def function_lines(result: GradeResult) -> list[str]:
 
 
 def submission_report(result: GradeResult) -> str:
-    lines = [f"{result.assignment} · {result.submission}", _score_heading(result), ""]
+    lines = [f"{result.assignment} · {result.submission}", score_heading(result), ""]
     if late_lines(result):
         lines += [*late_lines(result), ""]
     if overall_output(result):
@@ -87,20 +87,6 @@ def _clip_line(text: str, limit: int = 200) -> str:
     return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
-def _score_heading(result) -> str:
-    if result.suite == "visible":  # not the grade: said where the eye lands first
-        return (f"Comprobaciones visibles: {result.score:.2f} / {result.max_score:g} "
-                "(no es tu nota; la nota sale de las pruebas ocultas)")
-    return f"Puntuación: {_score_text(result)}"
-
-
-def _score_text(result) -> str:
-    text = f"{result.score:.2f} / {result.max_score:g}"
-    if result.late_penalty:
-        text += f" (penalización por retraso: −{result.late_penalty:.2f}; nota final: {result.final_score:.2f})"
-    return text
-
-
 def _why(test) -> str:
     """The one line a log shows for a failed test: its hint, else the first line of its feedback."""
     if test.hint:
@@ -122,7 +108,7 @@ def ci_summary(result) -> str:
 
     At most about CI_SUMMARY_LINES lines: the full text is in results.json, junit.xml and the
     job summary, and a long log is one nobody reads."""
-    lines = [f"{result.assignment} · {result.student or result.submission}", _score_heading(result)]
+    lines = [f"{result.assignment} · {result.student or result.submission}", score_heading(result)]
     lines += late_lines(result)
     notes = overall_output(result).splitlines()
     lines += [_clip_line(line) for line in notes[:5]] + (["…"] if len(notes) > 5 else [])
@@ -163,5 +149,5 @@ def github_annotations(result, several: bool = False) -> list[str]:
         score, maximum = totals[function]
         message = "\n".join(f"✗ {_clip_line(t.name)}: {_clip_line(_why(t))}" for t in tests)
         lines.append(_workflow_command("error", f"{prefix}{function}: {score:.2f} / {maximum:g}", message))
-    lines.append(_workflow_command("notice", f"{prefix}{result.assignment}", f"Puntuación: {_score_text(result)}"))
+    lines.append(_workflow_command("notice", f"{prefix}{result.assignment}", score_heading(result)))
     return lines
