@@ -148,3 +148,41 @@ def test_a_stored_result_keeps_its_manual_grades_and_late_rule():
     terminal = submission_report(result)
     assert "encode   12.50 / 20  — revisada por el profesor (la corrección automática dio 0.00)" in terminal
     assert "decode   11.00 / 10  — +1.00 de crédito extra del profesor" in terminal
+
+
+def test_a_manual_grade_typed_for_an_earlier_submission_is_flagged_when_the_student_hands_in_again(
+        late_class, course, bpe_bytes, capsys):
+    """nbgrader's own autograde flags such a cell for review; so does this grader, and it keeps the
+    instructor's score (it still counts, as in nbgrader) until they save the cell again in formgrader."""
+    course_dir = late_class
+    set_by_hand(course, course_dir, {"encode": (12.5, None)})
+    folder = hand_in(course_dir, "bruno", bpe_bytes, timestamp=TWO_DAYS_LATE, files={"notas.txt": b"otra entrega\n"})
+
+    def bruno_line() -> tuple[str, str]:
+        capsys.readouterr()
+        assert main(["grade", "bpe_bytes", "--course-dir", str(course_dir)]) == 0
+        out, err = capsys.readouterr()
+        return next(line for line in out.splitlines() if line.startswith("bruno")), err
+
+    def flagged() -> bool:
+        with open_gradebook(course, course_dir) as book:
+            grade = book.find_grade("checks_encode", "bpe_bytes", "bpe_bytes", "bruno")
+            assert grade.manual_score == 12.5
+            return grade.needs_manual_grade
+
+    try:
+        line, err = bruno_line()
+        assert "graded 1," in err
+        assert "encode 12.5 (tests: 20) typed for an earlier submission: review it in formgrader" in line, line
+        assert line.split()[1] == "92.50" and flagged()  # the instructor's 12.5 still counts
+        assert "esa revisión es de una entrega anterior; el profesor la revisará de nuevo" in page(course_dir)
+
+        line, err = bruno_line()  # nothing new handed in: the flag stays until the instructor reviews
+        assert "graded 0," in err and "earlier submission" in line and flagged()
+
+        set_by_hand(course, course_dir, {"encode": (12.5, None)})  # saved again in formgrader
+        line, _ = bruno_line()
+        assert "encode 12.5 (tests: 20)" in line and "earlier submission" not in line and not flagged()
+    finally:
+        set_by_hand(course, course_dir, {"encode": (None, None)})
+        (folder / "notas.txt").unlink()

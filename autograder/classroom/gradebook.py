@@ -65,8 +65,13 @@ def check_released(gradebook, assignment) -> None:
                              f"release it again with `autograder release {assignment.id}`")
 
 
-def record(gradebook, assignment, result, timestamp: dt.datetime | None, full_name: str = ""):
-    """Store one graded submission's auto scores and timestamp; returns the result settled (see settle)."""
+def record(gradebook, assignment, result, timestamp: dt.datetime | None, full_name: str = "",
+           handed_in_again: bool = False):
+    """Store one graded submission's auto scores and timestamp; returns the result settled (see settle).
+
+    `handed_in_again`: these files replace others graded before. A manual score typed for those is
+    kept (it is the instructor's work) but flagged for review, as nbgrader's own autograde does: formgrader
+    lists the cell as needing a manual grade until the instructor saves it again."""
     from nbgrader.api import MissingEntry
 
     student, assignment_id, notebook_name = result.student, assignment.id, assignment.notebook
@@ -84,7 +89,10 @@ def record(gradebook, assignment, result, timestamp: dt.datetime | None, full_na
     for function, (score, _) in result.auto_by_function().items():
         grade = gradebook.find_grade(grade_cell_id(function), notebook_name, assignment_id, student)
         grade.auto_score = score
-        grade.needs_manual_grade = False
+        if grade.manual_score is None:
+            grade.needs_manual_grade = False
+        elif handed_in_again:
+            grade.needs_manual_grade = True  # formgrader clears it when the instructor saves the cell
     gradebook.db.commit()
     return settle(gradebook, assignment, result)
 
@@ -107,7 +115,8 @@ def settle(gradebook, assignment, result):
         except MissingEntry:
             continue
         if grade.manual_score is not None or grade.extra_credit:
-            manual.append(ManualGrade(function, grade.manual_score, grade.extra_credit or 0.0))
+            outdated = grade.manual_score is not None and bool(grade.needs_manual_grade)
+            manual.append(ManualGrade(function, grade.manual_score, grade.extra_credit or 0.0, outdated))
     extension = submission.extension.total_seconds() if submission.extension is not None else 0.0
     settled = dataclasses.replace(
         result, manual=tuple(manual), late_policy=assignment.late_policy, extension_seconds=extension,

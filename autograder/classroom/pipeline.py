@@ -75,8 +75,10 @@ def grade_class(course, assignment, course_dir: Path, *, jobs: int | None = None
             """The result as the class sees it (whose, when, how late), in the gradebook and stored."""
             placed = dataclasses.replace(
                 result, student=submission.student, submission=str(submission.folder.relative_to(course_dir)))
+            graded_before = state.graded_submission_hash(state.state_path(course_dir, submission.student, assignment.id))
             placed = gradebook.record(book, assignment, placed, submission.timestamp,
-                                      (names or {}).get(submission.student, ""))
+                                      (names or {}).get(submission.student, ""),
+                                      handed_in_again=graded_before not in (None, submission_sha))
             if placed != result:  # graded now, or its lateness changed
                 state.store(autograded_dir(submission) / state.STATE_FILE, placed, submission_sha, suite_sha)
             return placed

@@ -66,6 +66,14 @@ def load_graded(path: Path, submission_sha: str, suite_sha: str) -> GradeResult 
         return None  # absent or damaged: grade again
 
 
+def graded_submission_hash(path: Path) -> str | None:
+    """The hash of the files the stored result was graded from, whatever the suite; None if none."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))["submission_sha256"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def load_result(path: Path) -> GradeResult | None:
     """The stored result, whatever it was graded with (for feedback and reports)."""
     try:

@@ -107,6 +107,9 @@ class ManualGrade:
     function: str
     score: float | None = None  # nbgrader's manual_score; None: the tests' points stand
     extra_credit: float = 0.0
+    # Typed for an earlier submission: the student handed in again since, and the instructor has not
+    # reviewed it in formgrader yet (nbgrader's needs_manual_grade). It still counts, as in nbgrader.
+    outdated: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

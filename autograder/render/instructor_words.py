@@ -44,6 +44,7 @@ def manual_words(result: GradeResult) -> str:
     parts = []
     for grade in result.manual:
         given = [] if grade.score is None else [f"{grade.score:g} (tests: {auto.get(grade.function, (0.0,))[0]:g})"]
+        given += ["typed for an earlier submission: review it in formgrader"] if grade.outdated else []
         given += [f"{grade.extra_credit:+g} extra credit"] if grade.extra_credit else []
         parts.append(f"{grade.function} {' '.join(given)}")
     return "graded by the instructor: " + ", ".join(parts) if parts else ""

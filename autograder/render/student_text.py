@@ -92,6 +92,8 @@ def manual_note(result: GradeResult, function: str) -> str:
     parts = []
     if grade.score is not None:
         parts.append(f"revisada por el profesor (la corrección automática dio {auto:.2f})")
+        if grade.outdated:
+            parts.append("esa revisión es de una entrega anterior; el profesor la revisará de nuevo")
     if grade.extra_credit:
         parts.append(f"{grade.extra_credit:+.2f} de crédito extra del profesor")
     return "; ".join(parts)
