@@ -452,7 +452,7 @@ def grade_class_command(course, assignment, args, ci: bool) -> int:
         for line in imported.skipped:
             print(ci_log(f"  skipped {line}"), file=sys.stderr)
     cluster = args.cluster or course.cluster or None
-    if cluster is None and (code := sandbox_banner()) is not None:  # on a cluster, each host proves its own
+    if cluster is None and (code := sandbox_banner(quiet=args.quiet)) is not None:  # on a cluster, each host proves its own
         return code
     try:
         run = grade_class(course, assignment, course_dir, jobs=args.jobs, force=args.force, names=names,
@@ -468,8 +468,9 @@ def grade_class_command(course, assignment, args, ci: bool) -> int:
         print(f"GRADER ERROR: {error}", file=sys.stderr)
         return EXIT_GRADER_ERROR
     print(batch_table(run.results))
-    print(f"\ngraded {run.graded}, unchanged since last graded {run.reused} (use --force to grade them again); "
-          f"scores are in the gradebook {course.gradebook_url(course_dir)}", file=sys.stderr)
+    if not args.quiet:
+        print(f"\ngraded {run.graded}, unchanged since last graded {run.reused} (use --force to grade them again); "
+              f"scores are in the gradebook {course.gradebook_url(course_dir)}", file=sys.stderr)
     write_reports(run.results, args, ci, default_junit=Path("junit.xml"))
     return exit_code(run.results, args, single=False)
 
@@ -556,11 +557,18 @@ def _publishing(stage, *args):
         return None
 
 
-def sandbox_banner(spanish: bool = False) -> int | None:
-    """The sandbox banner on stderr (sandbox/probe.py); the exit code when grading must not start here."""
+def sandbox_banner(spanish: bool = False, quiet: bool = False) -> int | None:
+    """The sandbox banner on stderr (sandbox/probe.py); the exit code when grading must not start here.
+    `quiet`: said only when grading must not start."""
+    import io
+
     from autograder.sandbox.probe import print_banner
 
-    return {None: None, "refused": EXIT_USAGE, "broken": EXIT_GRADER_ERROR}[print_banner(spanish=spanish)]
+    said = io.StringIO() if quiet else sys.stderr
+    code = {None: None, "refused": EXIT_USAGE, "broken": EXIT_GRADER_ERROR}[print_banner(said, spanish=spanish)]
+    if quiet and code is not None:
+        print(said.getvalue(), end="", file=sys.stderr)
+    return code
 
 
 def cmd_audit(course, args) -> int:

@@ -186,3 +186,12 @@ def test_a_manual_grade_typed_for_an_earlier_submission_is_flagged_when_the_stud
     finally:
         set_by_hand(course, course_dir, {"encode": (None, None)})
         (folder / "notas.txt").unlink()
+
+
+def test_a_class_graded_again_quietly_prints_only_its_table(late_class, capsys):
+    assert main(["grade", "bpe_bytes", "--course-dir", str(late_class)]) == 0  # graded, whatever came before
+    capsys.readouterr()
+    assert main(["grade", "bpe_bytes", "--course-dir", str(late_class), "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""  # no sandbox banner, no "graded 0, unchanged..." line
+    assert out.splitlines()[0].startswith("submission") and "1 submission; mean 80.00" in out

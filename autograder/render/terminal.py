@@ -65,7 +65,7 @@ def batch_table(results: list[GradeResult]) -> str:
         lines.append(f"{label:<{width}}  {r.score:7.2f}  {r.max_score:5g}{late_cells}  {r.duration_seconds:5.1f}s  {note}")
     scores = [r.final_score for r in results]
     lines.append("-" * (width + 40 + len(late_header)))
-    lines.append(f"{len(results)} graded; mean {sum(scores) / len(scores):.2f}; "
+    lines.append(f"{len(results)} submission{'s' if len(results) != 1 else ''}; mean {sum(scores) / len(scores):.2f}; "
                  f"full marks {sum(r.final_score == r.max_score for r in results)}; "
                  f"zero {sum(r.final_score == 0 for r in results)}"
                  + (f"; late {sum(bool(r.late_penalty) for r in results)}" if late else ""))
