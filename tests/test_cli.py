@@ -57,7 +57,7 @@ def test_grading_several_submissions_writes_one_results_file_each(tmp_path, fast
     assert scores == {"ana-bpe_bytes": 100.0, "luis-bpe_bytes": 0.0, "eva": 0.0}
     assert "JSON está dañado" in json.loads((tmp_path / "out" / "eva.json").read_text())["output"]
     table = capsys.readouterr().out
-    assert "3 graded" in table and "BROKEN" in table
+    assert "3 submissions;" in table and "BROKEN" in table
 
 
 def test_one_submission_prints_spanish_feedback(tmp_path, fast_bpe_bytes, capsys):

@@ -147,6 +147,26 @@ def test_bad_frames_are_rejected(payload):
         codec.loads_message(payload)
 
 
+@pytest.mark.parametrize("kind", [list, tuple, set, frozenset, dict])
+def test_a_container_over_the_frames_value_cap_is_refused_before_encoding_any_of_it(monkeypatch, kind):
+    """Encoding 2.2 million strings took 1.9 s here before the frame was refused on arrival: a served
+    helper's or a student's huge answer then ran into the call's time limit or not, by machine speed."""
+    monkeypatch.setattr(codec, "MAX_NODES", 10)
+    refused = [kind(range(11)) if kind is not dict else dict.fromkeys(range(6))]
+
+    def no_item_is_encoded(value, depth=0, *, encode=codec.encode_value):
+        assert depth == 0, "an item was encoded"
+        return encode(value, depth)
+
+    monkeypatch.setattr(codec, "encode_value", no_item_is_encoded)
+    with pytest.raises(codec.TooManyValues):
+        no_item_is_encoded(refused[0])
+    small = kind(range(10)) if kind is not dict else dict.fromkeys(range(5))
+    monkeypatch.undo()
+    monkeypatch.setattr(codec, "MAX_NODES", 10)
+    assert codec.decode_value(codec.encode_value(small)) == small
+
+
 def test_oversized_frames_are_rejected(monkeypatch):
     monkeypatch.setattr(codec, "MAX_FRAME_BYTES", 100)
     with pytest.raises(codec.CodecError):

@@ -20,6 +20,7 @@ import typing
 from autograder.grading import student as st
 from autograder.grading.plugin import Feedback
 from autograder.grading.results import Outcome, raised_note
+from autograder.sandbox import codec
 
 MAX_DETAIL = 1500
 MAX_LINE_SHOWN = 300  # a line number chosen by padding a cell could encode a hidden input
@@ -44,6 +45,10 @@ def classify(excinfo, kind: str, calls: tuple = ()) -> tuple[str, str, str]:
     if isinstance(error, st.FunctionMissing):
         return (Outcome.MISSING, f"No se encontró la función `{error.name}` en tu entrega (¿la borraste o le cambiaste el nombre?).",
                 f"function {error.name} not defined")
+    if isinstance(error, st.BadReturn) and error.type_name == codec.TooManyValues.reply_type:
+        return (Outcome.BAD_RETURN, f"Tu función devolvió más de {codec.MAX_NODES:_} valores".replace("_", " ")
+                + ", demasiados para enviarlos al corrector; ninguna respuesta correcta es tan grande.",
+                "returned more values than a frame carries")
     if isinstance(error, st.BadReturn):
         return (Outcome.BAD_RETURN, f"Tu función devolvió {_shown_type(error.type_name)}; debe devolver datos "
                 "simples (int, float, str, bytes, list, tuple, dict, set o un array de numpy).",

@@ -30,6 +30,13 @@ class CodecError(ValueError):
     """A value cannot be encoded, or a frame is not valid protocol data."""
 
 
+class TooManyValues(CodecError):
+    """A container holds more values than a frame may carry (MAX_NODES): refused before any of them is
+    encoded, so that such an answer costs its sender nothing like the seconds encoding it would."""
+
+    reply_type = "demasiados valores"  # what a worker's bad_return reply says of such an answer
+
+
 class UnsupportedType(CodecError):
     """The sender tried to encode an object that is not plain data."""
 
@@ -61,10 +68,14 @@ def encode_value(value, depth: int = 0):
         # A named tuple is the tuple it holds (a NamedTuple answer where the spec asks for a tuple).
         return ["t", [encode_value(item, depth + 1) for item in tuple.__iter__(value)]]
     if kind in (list, tuple, set, frozenset):
+        if len(value) > MAX_NODES:
+            raise TooManyValues(f"{len(value)} values, more than a frame carries ({MAX_NODES})")
         items = sorted(value, key=_sort_key) if kind in (set, frozenset) else value
         tag = {list: "l", tuple: "t", set: "S", frozenset: "F"}[kind]
         return [tag, [encode_value(item, depth + 1) for item in items]]
     if kind is dict or (isinstance(value, dict) and kind.__module__ == "collections"):
+        if 2 * len(value) > MAX_NODES:
+            raise TooManyValues(f"{len(value)} entries, more than a frame carries ({MAX_NODES // 2})")
         # Counter, defaultdict and OrderedDict are ordinary answers: they travel as plain dicts.
         return ["d", [[encode_value(k, depth + 1), encode_value(v, depth + 1)] for k, v in dict.items(value)]]
     return _encode_numpy(value, depth)

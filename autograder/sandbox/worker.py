@@ -352,6 +352,8 @@ def reply_with(result, args: list) -> dict:
         value = None if same_as is not None else codec.encode_value(result)
     except codec.UnsupportedType as exc:
         return {"op": "bad_return", "type": exc.type_name[:80]}
+    except codec.TooManyValues:
+        return {"op": "bad_return", "type": codec.TooManyValues.reply_type}
     except (codec.CodecError, RecursionError):
         return {"op": "bad_return", "type": "estructura demasiado profunda"}
     return {"op": "return", "value": value, "same_as": same_as, "args_after": after}
