@@ -10,7 +10,10 @@ everything this grader reads and writes there, so that no other module joins
     autograded/STUDENT/ASSIGNMENT/NOTEBOOK.ipynb     formgrader's copy, and the stored result
     feedback/STUDENT/ASSIGNMENT/NOTEBOOK.html        each student's feedback page
     reports/ASSIGNMENT.html                          the instructor's report
-    grades.csv, gradebook.db, nbgrader_config.py
+    exports/grades.csv                               `autograder export` (grades.csv at the root is
+                                                     `nbgrader export`'s, in another format)
+    exports/canvas-grades.csv, exports/moodle-ASSIGNMENT.csv   `export --format canvas|moodle`
+    gradebook.db, nbgrader_config.py
 """
 
 from __future__ import annotations
@@ -57,7 +60,15 @@ class CourseLayout:
 
     @property
     def grades_csv(self) -> Path:
-        return self.root / "grades.csv"
+        return self.exports / "grades.csv"
+
+    @property
+    def exports(self) -> Path:
+        return self.root / "exports"
+
+    def lms_grades_csv(self, platform: str, assignment_id: str | None = None) -> Path:
+        """Canvas imports one file for the whole gradebook; Moodle one worksheet per assignment."""
+        return self.exports / (f"{platform}-{assignment_id}.csv" if assignment_id else f"{platform}-grades.csv")
 
     @property
     def gradebook(self) -> Path:
