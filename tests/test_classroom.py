@@ -405,7 +405,10 @@ def test_a_canvas_download_is_graded_and_exported_as_canvas_imports_it(tmp_path,
     assert "imported 3 student(s)" in capsys.readouterr().err
     with open_gradebook(course, course_dir) as book:
         book.update_or_create_student("zoe")  # on the roster, not in this Canvas course
+        book.update_or_create_student("4999", lms_user_id="canvas:4999")  # from Canvas, nothing handed in
     assert main(["export", "--course-dir", str(course_dir), "--format", "canvas", "--canvas-id", "bpe_bytes=48213"]) == 0
+    assert "left out 1 student(s) not imported from Canvas (autograder grade ID --lms DOWNLOAD): zoe" in \
+        capsys.readouterr().err
     with open(course_dir / "exports" / "canvas-grades.csv", encoding="utf-8", newline="") as handle:
         header, *rows = list(csv.reader(handle))
     # Canvas's gradebook import (Grades > Import; e.g. https://teaching.resources.osu.edu/toolsets/carmencanvas/

@@ -113,7 +113,7 @@ def _canvas_column(title: str, canvas_id: str | None) -> str:
 def _refuse_to_overwrite_others(path: Path) -> None:
     from autograder.render.grades_csv import header_is_ours
 
-    if not path.exists():
+    if not path.exists() or (path.is_file() and path.stat().st_size == 0):  # nothing there to lose
         return
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:

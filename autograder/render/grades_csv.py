@@ -64,11 +64,15 @@ def grades_csv(assignment_ids: list[str], rows: list[dict], max_scores: dict[str
 def canvas_csv(columns: dict[str, str], rows: list[dict]) -> str:
     """`columns`: assignment id -> its Canvas column title; each row has `lms_id`, Canvas's user id.
 
-    An empty cell leaves that grade in Canvas as it is (no submission here: nothing to give back)."""
+    A student with no submission in any of these columns gets no row: Canvas leaves the grades of a
+    student missing from the file as they are. An empty cell is "no submission here"; Canvas's importer
+    counts it as a change where Canvas holds a grade, so export one assignment at a time to send only it."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*CANVAS_HEADER, *columns.values()])
     for row in rows:
+        if all(row["scores"].get(a) is None for a in columns):
+            continue
         name = ", ".join(part for part in (row["last_name"], row["first_name"]) if part)
         writer.writerow([csv_cell(name), csv_cell(row["lms_id"]), "", "", "",
                          *(_score(row["scores"].get(a)) for a in columns)])
