@@ -377,6 +377,18 @@ def test_an_lms_zip_without_the_utf8_flag_is_graded_and_goes_back_to_moodle(tmp_
     assert "one assignment at a time" in capsys.readouterr().err
 
 
+def test_zip_names_without_the_utf8_flag_are_utf8_when_they_can_be_and_cp437_otherwise(tmp_path, fast_bpe_bytes):
+    """Windows' own zip writes the OEM code page (cp437, "í" is 0xA1) where Info-ZIP writes UTF-8."""
+    download = zip_of(tmp_path / "d.zip", {"Ana GarcXXa_1001_assignsubmission_file_a.pdf": b"%PDF",
+                                           "Luis PXrez_1002_assignsubmission_file_b.pdf": b"%PDF"})
+    raw = download.read_bytes().replace(b"GarcXXa", "García".encode("utf-8")).replace(b"PXrez", b"P\x82rez")
+    download.write_bytes(raw)  # same lengths, names only: the CRCs still hold, and no entry has the flag
+    with zipfile.ZipFile(download) as archive:
+        assert not any(info.flag_bits & 0x800 for info in archive.infolist())
+    report = import_lms(download, tmp_path / "course", fast_bpe_bytes)
+    assert report.names == {"1001": "Ana García", "1002": "Luis Pérez"}
+
+
 def canvas_download(path: Path, notebook: bytes) -> Path:
     """Canvas's "Download Submissions" zip (canvas-lms content_zipper.rb), with two students whose sortable
     names are the same ("García, Ana" twice), one of them late."""
