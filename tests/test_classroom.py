@@ -296,6 +296,7 @@ def test_an_interrupted_batch_loses_nothing_and_resumes_where_it_stopped(tmp_pat
     ("garciaana_LATE_12345_678901_bpe_bytes.ipynb", ("12345", "garciaana", "bpe_bytes.ipynb", "canvas:12345")),
     ("obrien_ann_2_3_bpe_bytes.ipynb", ("2", "obrien_ann", "bpe_bytes.ipynb", "canvas:2")),
     ("12345_678901_bpe_bytes.ipynb", ("12345", "", "bpe_bytes.ipynb", "canvas:12345")),  # anonymous grading
+    ("garci\u0301aana_7_8_bpe_bytes.ipynb", ("7", "garci\u0301aana", "bpe_bytes.ipynb", "canvas:7")),  # NFD
     ("Ana García_123456_assignsubmission_file_bpe_bytes.ipynb", ("123456", "Ana García", "bpe_bytes.ipynb",
                                                                  "moodle:123456")),
     ("Ana García_123456_assignsubmission_file_/bpe_bytes.ipynb", ("123456", "Ana García", "bpe_bytes.ipynb",

@@ -25,7 +25,9 @@ STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
 # the user's sortable name ("García, Ana") with every non-word character dropped and lowercased
 # ("garcíaana", the "LATE" too), absent for anonymous grading. USERID is Canvas's numeric user id,
 # the one its gradebook import matches on, so it is the student id here.
-CANVAS = re.compile(r"^(?:(?P<name>\w*?)_)??(?:late_)?(?P<user_id>\d+)_\d+_(?P<file>.+)$", re.IGNORECASE)
+# Ruby's [[:word:]] keeps combining marks (a decomposed "í"), which Python's \w does not.
+CANVAS = re.compile(r"^(?:(?P<name>[\w\u0300-\u036f]*?)_)??(?:late_)?(?P<user_id>\d+)_\d+_(?P<file>.+)$",
+                    re.IGNORECASE)
 # Moodle: "Ana García_123456_assignsubmission_file_bpe_bytes.ipynb", or that prefix as a folder. The
 # number is the assignment's participant number (mod/assign get_uniqueid_for_user), the "Participant N"
 # its offline grading worksheet is keyed by.
@@ -184,10 +186,11 @@ def zip_entry_name(entry) -> str:
     """The entry's name as its archiver wrote it.
 
     Without the UTF-8 flag the ZIP format says cp437, and zipfile reads it so; but Info-ZIP's `zip`
-    and Windows' archivers (Moodle's downloads among them) store UTF-8 bytes without setting the flag,
-    and "García" comes out as "Garc├¡a". A name whose bytes are valid UTF-8 is read as UTF-8 (what
-    7-Zip and Info-ZIP's own `unzip` do); any other stays cp437. UTF-8 never encodes "/" or "." inside
-    a multibyte character, so the path checks made on the cp437 name hold for this one too."""
+    and some Windows archivers (a download re-packed by the instructor, say) store UTF-8 bytes without
+    setting the flag, and "García" comes out as "Garc├¡a". A name whose bytes are valid UTF-8 is read
+    as UTF-8, the usual guess of unzip tools (cp437 text with accents is almost never valid UTF-8);
+    any other stays cp437. UTF-8 never encodes "/" or "." inside a multibyte character, so the path
+    checks made on the cp437 name hold for this one too."""
     if entry.flag_bits & ZIP_UTF8_FLAG:
         return entry.filename
     try:
