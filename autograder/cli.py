@@ -10,7 +10,7 @@
     autograder gradescope ASSIGNMENT             the autograder zip to upload to Gradescope
     autograder feedback ASSIGNMENT               one Spanish HTML feedback page per student in feedback/
     autograder report ASSIGNMENT                 the instructor's HTML report in reports/
-    autograder export                            grades.csv for the LMS: a row per student, a column per assignment
+    autograder export [--format canvas|moodle]   grades as CSV: our table, or the file Canvas or Moodle imports
     autograder demo                              release, grade sample submissions, show the table
     autograder check-course                      validate course.yml
     autograder audit ASSIGNMENT | --all          how good each hidden suite is: correct corpus, catalogue,
@@ -54,6 +54,7 @@ from pathlib import Path
 from autograder.course import DEFAULT_COURSE_FILE, CourseError, load_course
 from autograder.classroom.layout import CourseLayout
 from autograder.files import write_atomically
+from autograder.render.grades_csv import FORMATS as EXPORT_FORMATS
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_GRADER_ERROR, EXIT_SOME_UNGRADED = 0, 1, 2, 3, 4
 
@@ -87,8 +88,10 @@ EPILOGS = {
                 "exit codes: 0 written, 2 nothing graded yet, bad usage or course.yml",
     "report": "example:\n  autograder report bpe_bytes     (after `autograder grade bpe_bytes`)\n\n"
               "exit codes: 0 written, 2 nothing graded yet, bad usage or course.yml",
-    "export": "example:\n  autograder export --output notas.csv\n\n"
-              "exit codes: 0 written, 2 nothing graded yet, bad usage or course.yml",
+    "export": "examples:\n  autograder export --output notas.csv\n"
+              "  autograder export --format canvas --canvas-id bpe_bytes=48213\n"
+              "  autograder export bpe_bytes --format moodle\n\n"
+              "exit codes: 0 written, 2 nothing graded yet, an output it did not write, bad usage or course.yml",
     "demo": "example:\n  autograder demo --dir /tmp/demo --jobs 2\n\n"
             "exit codes: 0 done, 2 bad usage or a machine where the sandbox cannot run, 3 grader error",
     "check-course": "example:\n  autograder --course otro/course.yml check-course\n\n"
@@ -199,9 +202,17 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--course-dir", type=Path, help=course_dir_help)
         if name == "report":
             sub.add_argument("--output", type=Path, help="default: COURSE_DIR/reports/ASSIGNMENT.html")
-    export = command("export", "write every student's grades as CSV for the LMS")
+    export = command("export", "write every student's grades as CSV, or as the file Canvas or Moodle imports")
+    export.add_argument("assignment", nargs="?", help="only this assignment (required by --format moodle)")
     export.add_argument("--course-dir", type=Path, help=course_dir_help)
-    export.add_argument("--output", type=Path, help="default: COURSE_DIR/grades.csv")
+    export.add_argument("--format", choices=EXPORT_FORMATS, default="grades",
+                        help="grades: a row per student, a column per assignment (the default); canvas: "
+                             "Canvas's gradebook import; moodle: a Moodle assignment's grading worksheet")
+    export.add_argument("--canvas-id", action="append", default=[], metavar="ASSIGNMENT=ID",
+                        help="the Canvas assignment id of an assignment, for its column \"Title (ID)\" "
+                             "(without it, Canvas matches the column by the assignment's title)")
+    export.add_argument("--output", type=Path, help="default: COURSE_DIR/exports/grades.csv, canvas-grades.csv "
+                                                    "or moodle-ASSIGNMENT.csv")
 
     demo = command("demo", "release bpe_bytes, grade a generated class, print the table and what to do next")
     demo.add_argument("--dir", type=Path, default=Path("demo"), help="where to put the demo (default: ./demo)")
@@ -427,7 +438,7 @@ def cmd_grade(course, args) -> int:
 def grade_class_command(course, assignment, args, ci: bool) -> int:
     from autograder.classroom.gradebook import GradebookError
     from autograder.classroom.pipeline import NothingToGrade, grade_class
-    from autograder.classroom.submissions import DownloadError, import_lms
+    from autograder.classroom.submissions import DownloadError, import_lms, remember_lms_students
     from autograder.cluster import ClusterError
     from autograder.grading.batch import SelfCheckFailed
     from autograder.render.progress import Progress
@@ -447,6 +458,7 @@ def grade_class_command(course, assignment, args, ci: bool) -> int:
             print(ci_log(f"error: {error}"), file=sys.stderr)
             return EXIT_USAGE
         names = imported.names
+        remember_lms_students(course, course_dir, imported)
         print(f"imported {len(imported.imported)} student(s) from {args.lms} into {CourseLayout(course_dir).submitted_root}",
               file=sys.stderr)
         for line in imported.skipped:
@@ -537,22 +549,41 @@ def cmd_report(course, args) -> int:
 
 def cmd_export(course, args) -> int:
     from autograder.classroom.publish import export_grades
+    from autograder.render.safe_text import ci_log
 
-    written = _publishing(export_grades, course, course.course_directory(args.course_dir), args.output)
+    if args.format == "moodle" and not args.assignment:
+        print("error: Moodle imports grades one assignment at a time (its grading worksheet); name it: "
+              "autograder export ASSIGNMENT --format moodle", file=sys.stderr)
+        return EXIT_USAGE
+    canvas_ids = dict(pair.partition("=")[::2] for pair in args.canvas_id)
+    bad = [pair for pair in args.canvas_id if not pair.partition("=")[2].isdigit()]
+    unknown = sorted(set(canvas_ids) - set(course.assignments))
+    if bad or unknown:
+        print(f"error: --canvas-id takes ASSIGNMENT=NUMBER with an assignment of course.yml; got "
+              f"{', '.join(bad + unknown)}", file=sys.stderr)
+        return EXIT_USAGE
+    assignment_id = course.assignment(args.assignment).id if args.assignment else None
+    written = _publishing(lambda: export_grades(course, course.course_directory(args.course_dir), args.output,
+                                                format=args.format, assignment_id=assignment_id,
+                                                canvas_ids=canvas_ids))
     if written is None:
         return EXIT_USAGE
-    path, students, assignments = written
-    print(f"grades of {students} student(s) in {assignments} assignment(s): {path}", file=sys.stderr)
+    print(f"grades of {written.students} student(s) in {written.assignments} assignment(s): {written.path}",
+          file=sys.stderr)
+    if written.left_out:
+        print(ci_log(f"left out {len(written.left_out)} student(s) not imported from {args.format.capitalize()} "
+                     f"(autograder grade ID --lms DOWNLOAD): {', '.join(written.left_out)}"), file=sys.stderr)
     return EXIT_OK
 
 
 def _publishing(stage, *args):
-    """Run a publishing stage; None (the reason on stderr) when there is nothing to publish yet."""
-    from autograder.classroom.publish import NothingToPublish
+    """Run a publishing stage; None (the reason on stderr) when there is nothing to publish yet, or
+    when its output is a file this grader did not write."""
+    from autograder.classroom.publish import NothingToPublish, WouldOverwrite
 
     try:
         return stage(*args)
-    except NothingToPublish as error:
+    except (NothingToPublish, WouldOverwrite) as error:
         print(f"error: {error}", file=sys.stderr)
         return None
 

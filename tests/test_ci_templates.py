@@ -422,7 +422,7 @@ def check_staff_run(run, assignment, output: str, course_dir: str = "course") ->
         page = (course / "feedback" / student / assignment.id / f"{assignment.notebook}.html").read_text()
         assert "<html" in page and "Puntuación" in page
     assert (course / "gradebook.db").is_file() and (course / "reports" / f"{assignment.id}.html").is_file()
-    with open(course / "grades.csv", encoding="utf-8", newline="") as handle:
+    with open(course / "exports" / "grades.csv", encoding="utf-8", newline="") as handle:
         scores = {row["student_id"]: float(row[f"{assignment.id} ({assignment.max_score:g})"])
                   for row in csv.DictReader(handle)}
     assert scores["ana"] == assignment.max_score and 0 < scores["beto"] < assignment.max_score

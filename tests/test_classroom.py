@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import datetime as dt
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -110,9 +112,8 @@ def nbgrader_export(course_dir: Path) -> dict[str, dict]:
 
 
 def our_export(course_dir: Path) -> dict[str, dict]:
-    out = course_dir / "grades.csv"
-    assert main(["export", "--course-dir", str(course_dir), "--output", str(out)]) == 0
-    return {row["student_id"]: row for row in csv.DictReader(out.open())}
+    assert main(["export", "--course-dir", str(course_dir)]) == 0
+    return {row["student_id"]: row for row in csv.DictReader((course_dir / "exports" / "grades.csv").open())}
 
 
 def test_nbgrader_export_and_ours_agree_with_the_results(graded):
@@ -123,6 +124,26 @@ def test_nbgrader_export_and_ours_agree_with_the_results(graded):
         assert float(theirs[result.student]["late_submission_penalty"]) == pytest.approx(result.late_penalty, abs=0.01)
         assert float(ours[result.student]["bpe_bytes (100)"]) == pytest.approx(result.final_score, abs=0.01)
     assert float(theirs["bruno"]["late_submission_penalty"]) == pytest.approx(20)
+
+
+def test_nbgrader_export_and_ours_never_overwrite_each_other(graded, capsys):
+    course_dir, run = graded
+    nbgrader = course_dir / "grades.csv"  # `nbgrader export`'s default, in the course directory it runs from
+    subprocess.run([str(Path(sys.executable).parent / "nbgrader"), "export"], cwd=course_dir, check=True,
+                   capture_output=True)
+    theirs = nbgrader.read_bytes()
+    assert theirs.startswith(b"assignment,duedate,timestamp,student_id")
+    assert main(["export", "--course-dir", str(course_dir)]) == 0
+    assert nbgrader.read_bytes() == theirs
+    assert set(our_export(course_dir)) == {r.student for r in run.results}
+    # Asked to write over nbgrader's file, export refuses and says why; nbgrader's file is left as it was.
+    assert main(["export", "--course-dir", str(course_dir), "--output", str(nbgrader)]) == 2
+    assert "was not written by `autograder export` (it looks like `nbgrader export`'s)" in capsys.readouterr().err
+    assert nbgrader.read_bytes() == theirs
+    mine = (course_dir / "exports" / "grades.csv").read_bytes()
+    subprocess.run([str(Path(sys.executable).parent / "nbgrader"), "export"], cwd=course_dir, check=True,
+                   capture_output=True)
+    assert (course_dir / "exports" / "grades.csv").read_bytes() == mine
 
 
 def test_autograded_notebooks_show_feedback_in_the_check_cells(graded):
@@ -281,16 +302,25 @@ def test_an_interrupted_batch_loses_nothing_and_resumes_where_it_stopped(tmp_pat
 
 # ---------------------------------------------------------------- LMS downloads
 
+# Canvas's "Download Submissions" names each file SORTABLENAME[_late]_USERID_ATTACHMENTID_NAME, the
+# sortable name ("García, Ana") stripped of non-word characters and lowercased, absent when grading is
+# anonymous (canvas-lms app/models/content_zipper.rb: get_filename, sanitize_file_name, add_upload_submission).
 @pytest.mark.parametrize("name, expected", [
-    ("garciaana_12345_678901_bpe_bytes.ipynb", ("garciaana", "", "bpe_bytes.ipynb")),
-    ("garciaana_LATE_12345_678901_bpe_bytes-1.ipynb", ("garciaana", "", "bpe_bytes-1.ipynb")),
-    ("Ana García_123456_assignsubmission_file_bpe_bytes.ipynb", ("123456", "Ana García", "bpe_bytes.ipynb")),
-    ("Ana García_123456_assignsubmission_file_/bpe_bytes.ipynb", ("123456", "Ana García", "bpe_bytes.ipynb")),
-    ("ana/bpe_bytes.ipynb", ("ana", "", "bpe_bytes.ipynb")),
-    ("ana.ipynb", ("ana", "", "ana.ipynb")),
+    ("garcíaana_12345_678901_bpe_bytes.ipynb", ("12345", "garcíaana", "bpe_bytes.ipynb", "canvas:12345")),
+    ("garciaana_late_12345_678901_bpe_bytes-1.ipynb", ("12345", "garciaana", "bpe_bytes-1.ipynb", "canvas:12345")),
+    ("garciaana_LATE_12345_678901_bpe_bytes.ipynb", ("12345", "garciaana", "bpe_bytes.ipynb", "canvas:12345")),
+    ("obrien_ann_2_3_bpe_bytes.ipynb", ("2", "obrien_ann", "bpe_bytes.ipynb", "canvas:2")),
+    ("12345_678901_bpe_bytes.ipynb", ("12345", "", "bpe_bytes.ipynb", "canvas:12345")),  # anonymous grading
+    ("garci\u0301aana_7_8_bpe_bytes.ipynb", ("7", "garci\u0301aana", "bpe_bytes.ipynb", "canvas:7")),  # NFD
+    ("Ana García_123456_assignsubmission_file_bpe_bytes.ipynb", ("123456", "Ana García", "bpe_bytes.ipynb",
+                                                                 "moodle:123456")),
+    ("Ana García_123456_assignsubmission_file_/bpe_bytes.ipynb", ("123456", "Ana García", "bpe_bytes.ipynb",
+                                                                  "moodle:123456")),
+    ("ana/bpe_bytes.ipynb", ("ana", "", "bpe_bytes.ipynb", "")),
+    ("ana.ipynb", ("ana", "", "ana.ipynb", "")),
 ])
 def test_lms_file_names_map_to_students(name, expected):
-    assert student_for(name) == expected
+    assert dataclasses.astuple(student_for(name)) == expected
 
 
 def zip_of(path: Path, entries: dict[str, bytes]) -> Path:
@@ -300,24 +330,125 @@ def zip_of(path: Path, entries: dict[str, bytes]) -> Path:
     return path
 
 
-def test_an_lms_zip_is_imported_and_graded_with_names(tmp_path, course, fast_bpe_bytes, capsys):
+def zip_without_utf8_flag(path: Path, entries: dict[str, bytes], workdir: Path) -> Path:
+    """A zip whose names are UTF-8 bytes without the UTF-8 flag (bit 11), as Info-ZIP's `zip` and
+    Windows write them: Debian's Info-ZIP `zip` itself when installed, else zipfile with the flag cleared."""
+    if shutil.which("zip"):
+        tree = workdir / "tree"
+        for name, data in entries.items():
+            (tree / name).parent.mkdir(parents=True, exist_ok=True)
+            (tree / name).write_bytes(data)
+        subprocess.run(["zip", "-q", "-r", "-D", str(path), "."], cwd=tree, check=True,
+                       env={**os.environ, "LC_ALL": "C.UTF-8"})
+    else:
+        raw = bytearray(zip_of(path, entries).read_bytes())
+        for signature, flag_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):  # local and central headers
+            at = raw.find(signature)
+            while at >= 0:
+                raw[at + flag_at] &= ~0x08  # bit 11 is bit 3 of the flags' second byte
+                at = raw.find(signature, at + 4)
+        path.write_bytes(bytes(raw))
+    with zipfile.ZipFile(path) as archive:
+        infos = archive.infolist()
+        assert infos and not any(info.flag_bits & 0x800 for info in infos)  # really without the flag
+        assert any("├" in info.filename for info in infos)  # and zipfile alone reads "García" as cp437
+    return path
+
+
+def test_an_lms_zip_without_the_utf8_flag_is_graded_and_goes_back_to_moodle(tmp_path, course, fast_bpe_bytes,
+                                                                             capsys):
     course_dir = tmp_path / "course"
     release_assignment(course, fast_bpe_bytes, course_dir)
     correct = samples.build_notebook(fast_bpe_bytes, samples.correct("bpe_bytes"), tmp_path / "c.ipynb").read_bytes()
-    download = zip_of(tmp_path / "moodle.zip", {
+    download = zip_without_utf8_flag(tmp_path / "moodle.zip", {
         "Ana García_1001_assignsubmission_file_/bpe_bytes.ipynb": correct,
         "Luis Pérez_1002_assignsubmission_file_bpe_bytes.ipynb": correct,
         "Eva Ruiz_1003_assignsubmission_file_memoria.pdf": b"%PDF-1.4",
         "__MACOSX/._x": b"junk",
-    })
+    }, tmp_path)
+    hand_in(course_dir, "zoe", fast_bpe_bytes, samples.correct("bpe_bytes"))  # collected by nbgrader, not Moodle
     assert main(["grade", "bpe_bytes", "--course-dir", str(course_dir), "--lms", str(download), "--jobs", "2"]) == 0
     err = capsys.readouterr().err
     assert "imported 3 student(s)" in err
-    assert [s.student for s in find_submissions(course_dir, "bpe_bytes")] == ["1001", "1002", "1003"]
+    assert [s.student for s in find_submissions(course_dir, "bpe_bytes")] == ["1001", "1002", "1003", "zoe"]
     with open_gradebook(course, course_dir) as book:
         assert (book.find_student("1001").first_name, book.find_student("1001").last_name) == ("Ana", "García")
+        assert book.find_student("1001").lms_user_id == "moodle:1001"
         assert book.find_submission("bpe_bytes", "1002").score == 100
         assert book.find_submission("bpe_bytes", "1003").score == 0
+    assert main(["export", "bpe_bytes", "--course-dir", str(course_dir), "--format", "moodle"]) == 0
+    assert "left out 1 student(s) not imported from Moodle" in capsys.readouterr().err
+    with open(course_dir / "exports" / "moodle-bpe_bytes.csv", encoding="utf-8", newline="") as handle:
+        header, *rows = list(csv.reader(handle))
+    # Moodle's offline grading worksheet, as "Upload grading worksheet" reads it: it finds "Identifier"
+    # ("Participant N", N the number of the download's file names), "Grade" and "Last modified (grade)" by
+    # name (moodle/moodle mod/assign/feedback/offline/importgradeslib.php; the strings recordid, hiddenuser,
+    # grade and lastmodifiedgrade of mod/assign/lang/en); the others are the worksheet's own, for people.
+    assert header == ["Identifier", "Full name", "Email address", "Grade", "Maximum Grade", "Last modified (grade)"]
+    assert [row[:5] for row in rows] == [["Participant 1001", "Ana García", "", "100", "100"],
+                                         ["Participant 1002", "Luis Pérez", "", "100", "100"],
+                                         ["Participant 1003", "Eva Ruiz", "", "0", "100"]]
+    assert all(dt.datetime.fromisoformat(row[5]).utcoffset() == dt.timedelta(0) for row in rows)
+    assert main(["export", "--course-dir", str(course_dir), "--format", "moodle"]) == 2  # which assignment?
+    assert "one assignment at a time" in capsys.readouterr().err
+
+
+def test_zip_names_without_the_utf8_flag_are_utf8_when_they_can_be_and_cp437_otherwise(tmp_path, fast_bpe_bytes):
+    """Windows' own zip writes the OEM code page (cp437, "í" is 0xA1) where Info-ZIP writes UTF-8."""
+    download = zip_of(tmp_path / "d.zip", {"Ana GarcXXa_1001_assignsubmission_file_a.pdf": b"%PDF",
+                                           "Luis PXrez_1002_assignsubmission_file_b.pdf": b"%PDF"})
+    raw = download.read_bytes().replace(b"GarcXXa", "García".encode("utf-8")).replace(b"PXrez", b"P\x82rez")
+    download.write_bytes(raw)  # same lengths, names only: the CRCs still hold, and no entry has the flag
+    with zipfile.ZipFile(download) as archive:
+        assert not any(info.flag_bits & 0x800 for info in archive.infolist())
+    report = import_lms(download, tmp_path / "course", fast_bpe_bytes)
+    assert report.names == {"1001": "Ana García", "1002": "Luis Pérez"}
+
+
+def canvas_download(path: Path, notebook: bytes) -> Path:
+    """Canvas's "Download Submissions" zip (canvas-lms content_zipper.rb), with two students whose sortable
+    names are the same ("García, Ana" twice), one of them late."""
+    return zip_of(path, {
+        "garcíaana_4101_90001_bpe_bytes.ipynb": notebook,
+        "garcíaana_late_4102_90002_bpe_bytes.ipynb": notebook,
+        "ruizeva_4103_90003_bpe_bytes.ipynb": b"{ not json",
+    })
+
+
+def test_two_students_with_the_same_name_keep_their_own_lms_ids(tmp_path, fast_bpe_bytes):
+    report = import_lms(zip_of(tmp_path / "canvas.zip", {"garciaana_4101_90001_bpe_bytes.ipynb": b"{}",
+                                                         "garciaana_4102_90002_bpe_bytes.ipynb": b"{}"}),
+                        tmp_path / "course", fast_bpe_bytes)
+    assert report.skipped == [] and sorted(report.imported) == ["4101", "4102"]
+    assert report.lms_ids == {"4101": "canvas:4101", "4102": "canvas:4102"}
+    assert report.names == {"4101": "garciaana", "4102": "garciaana"}
+
+
+def test_a_canvas_download_is_graded_and_exported_as_canvas_imports_it(tmp_path, course, fast_bpe_bytes, capsys):
+    course_dir = tmp_path / "course"
+    release_assignment(course, fast_bpe_bytes, course_dir)
+    correct = samples.build_notebook(fast_bpe_bytes, samples.correct("bpe_bytes"), tmp_path / "c.ipynb").read_bytes()
+    download = canvas_download(tmp_path / "canvas.zip", correct)
+    assert main(["grade", "bpe_bytes", "--course-dir", str(course_dir), "--lms", str(download), "--jobs", "2"]) == 0
+    assert "imported 3 student(s)" in capsys.readouterr().err
+    with open_gradebook(course, course_dir) as book:
+        book.update_or_create_student("zoe")  # on the roster, not in this Canvas course
+        book.update_or_create_student("4999", lms_user_id="canvas:4999")  # from Canvas, nothing handed in
+    assert main(["export", "--course-dir", str(course_dir), "--format", "canvas", "--canvas-id", "bpe_bytes=48213"]) == 0
+    assert "left out 1 student(s) not imported from Canvas (autograder grade ID --lms DOWNLOAD): zoe" in \
+        capsys.readouterr().err
+    with open(course_dir / "exports" / "canvas-grades.csv", encoding="utf-8", newline="") as handle:
+        header, *rows = list(csv.reader(handle))
+    # Canvas's gradebook import (Grades > Import; e.g. https://teaching.resources.osu.edu/toolsets/carmencanvas/
+    # guides/calculating-final-grades/import-csv-file-carmen-grades): "Student", "ID", "SIS User ID",
+    # "SIS Login ID", "Section", then one column per assignment, "Title (Canvas assignment id)". canvas-lms
+    # app/models/gradebook_importer.rb matches a row by "ID", the Canvas user id, first.
+    assert header == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "BPE a nivel de bytes (48213)"]
+    assert {row[1]: row[5] for row in rows} == {"4101": "100", "4102": "100", "4103": "0"}
+    assert [row[0] for row in rows] == ["garcíaana", "garcíaana", "ruizeva"]
+    assert main(["export", "--course-dir", str(course_dir), "--format", "canvas", "--output",
+                 str(tmp_path / "by-title.csv")]) == 0
+    assert next(csv.reader((tmp_path / "by-title.csv").open(encoding="utf-8")))[5] == "BPE a nivel de bytes"
 
 
 @pytest.mark.parametrize("entries, words", [

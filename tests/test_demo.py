@@ -24,7 +24,7 @@ def test_the_demo_releases_grades_and_reports_a_class(tmp_path, capsys):
     students = sorted(p.name for p in (course_dir / "submitted").iterdir())
     assert sorted(p.parts[-3] for p in course_dir.glob("feedback/*/bpe_bytes/bpe_bytes.html")) == students
     assert (course_dir / "reports" / "bpe_bytes.html").stat().st_size > 10_000
-    grades = {row["student_id"]: row for row in csv.DictReader((course_dir / "grades.csv").open())}
+    grades = {row["student_id"]: row for row in csv.DictReader((course_dir / "exports" / "grades.csv").open())}
     assert sorted(grades) == students and grades["correct-2-days-late"]["bpe_bytes (100)"] == "80"
     # It ends with what to do next: pages that exist, and commands this CLI accepts.
     steps = out[out.rindex("Next:"):].splitlines()[1:]

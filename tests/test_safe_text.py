@@ -9,6 +9,7 @@ that is a spreadsheet formula exported to grades.csv.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import re
 import unicodedata
@@ -24,7 +25,7 @@ from autograder import samples
 from autograder.cli import main
 from autograder.release import release_assignment
 from autograder.render import safe_text
-from autograder.render.grades_csv import grades_csv
+from autograder.render.grades_csv import canvas_csv, grades_csv, moodle_worksheet
 
 from conftest import CI_VARIABLES
 from course_content import catalogue, catalogue_module
@@ -193,3 +194,15 @@ def test_grades_csv_escapes_text_cells_and_keeps_numbers_numeric():
     text = grades_csv(["a"], rows, {"a": 10.0})
     header, row = list(csv.reader(io.StringIO(text)))
     assert row == ["'-ana", "'-1+1", "'=HYPERLINK(\"http://x\",\"y\")", "'@evil", "2.5", "2.5", "25.0"]
+
+
+def test_the_lms_formats_escape_text_cells_too():
+    """An LMS display name reaches Canvas's and Moodle's files as well; Moodle's worksheet is opened in a
+    spreadsheet before it is uploaded."""
+    row = {"student_id": "1001", "lms_id": "1001", "last_name": "@SUM(1)", "first_name": '=HYPERLINK("x","y")',
+           "email": "+evil", "scores": {"a": 2.5}}
+    canvas = list(csv.reader(io.StringIO(canvas_csv({"a": "A"}, [row]))))[1]
+    assert canvas[:2] == ["'@SUM(1), =HYPERLINK(\"x\",\"y\")", "1001"] and canvas[5] == "2.5"
+    when = dt.datetime(2027, 3, 2, tzinfo=dt.timezone.utc)
+    moodle = list(csv.reader(io.StringIO(moodle_worksheet("a", [row], 10.0, when))))[1]
+    assert moodle[:5] == ["Participant 1001", "'=HYPERLINK(\"x\",\"y\") @SUM(1)", "'+evil", "2.5", "10"]

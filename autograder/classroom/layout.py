@@ -12,7 +12,10 @@ everything this grader reads and writes there, so that no other module joins
     feedback/STUDENT/ASSIGNMENT/timestamp.txt        ... and what nbgrader's release_feedback needs beside it
     feedback/STUDENT/ASSIGNMENT/submission_secret.txt
     reports/ASSIGNMENT.html                          the instructor's report
-    grades.csv, gradebook.db, nbgrader_config.py
+    exports/grades.csv                               `autograder export` (grades.csv at the root is
+                                                     `nbgrader export`'s, in another format)
+    exports/canvas-grades.csv, exports/moodle-ASSIGNMENT.csv   `export --format canvas|moodle`
+    gradebook.db, nbgrader_config.py
 
 It also reads what the course directory's own ``nbgrader_config.py`` says about it
 (``nbgrader_settings``), so that this grader and nbgrader's commands agree on the
@@ -104,7 +107,15 @@ class CourseLayout:
 
     @property
     def grades_csv(self) -> Path:
-        return self.root / "grades.csv"
+        return self.exports / "grades.csv"
+
+    @property
+    def exports(self) -> Path:
+        return self.root / "exports"
+
+    def lms_grades_csv(self, platform: str, assignment_id: str | None = None) -> Path:
+        """Canvas imports one file for the whole gradebook; Moodle one worksheet per assignment."""
+        return self.exports / (f"{platform}-{assignment_id}.csv" if assignment_id else f"{platform}-grades.csv")
 
     @property
     def gradebook(self) -> Path:

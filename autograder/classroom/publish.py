@@ -3,7 +3,8 @@
     feedback   one Spanish HTML page per student, where nbgrader's `release_feedback` finds it,
                with the timestamp and submission secret it needs beside the page
     report     the instructor's HTML report of one assignment
-    export     grades.csv for the LMS: a row per student, a column per assignment
+    export     the grades as CSV: this grader's table (exports/grades.csv), or the file Canvas's
+               gradebook or a Moodle assignment imports as is
 
 Each reads only what grading stored (results, gradebook), settled first against the gradebook
 as it is now (manual grades, extensions: gradebook.settle), and writes its files whole.
@@ -12,6 +13,8 @@ The CLI and the demo call these; both get the same files.
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 import secrets
 from pathlib import Path
 
@@ -24,6 +27,10 @@ from autograder.files import write_atomically
 
 class NothingToPublish(RuntimeError):
     """Nothing graded yet (or no gradebook): say what to run first."""
+
+
+class WouldOverwrite(RuntimeError):
+    """The output exists and this grader did not write it (nbgrader's grades.csv, say): left alone."""
 
 
 def _graded(course, course_dir: Path, assignment) -> list:
@@ -80,14 +87,71 @@ def write_report(course, assignment, course_dir: Path, output: Path | None = Non
     return path, len(results)
 
 
-def export_grades(course, course_dir: Path, output: Path | None = None) -> tuple[Path, int, int]:
-    """(grades.csv's path, students, assignments)."""
-    from autograder.render.grades_csv import grades_csv
+@dataclasses.dataclass(frozen=True)
+class Export:
+    path: Path
+    students: int
+    assignments: int
+    left_out: list[str]  # students with no identity in that LMS (not imported from it)
+
+
+def export_grades(course, course_dir: Path, output: Path | None = None, *, format: str = "grades",
+                  assignment_id: str | None = None, canvas_ids: dict[str, str] | None = None) -> Export:
+    """Write the gradebook's final scores as CSV in `format`, one of render/grades_csv.FORMATS.
+
+    The LMS formats key each student by the id the LMS download gave them, kept by the import in the
+    gradebook (submissions.remember_lms_students), so a grade goes back to the student it came from;
+    students without one are `left_out`. Moodle's worksheet is per assignment (`assignment_id`);
+    `canvas_ids` maps an assignment id to its Canvas assignment id, for Canvas's "Title (ID)" column."""
+    from autograder.classroom.submissions import parse_lms_id
+    from autograder.render.grades_csv import canvas_csv, grades_csv, moodle_worksheet
 
     layout = CourseLayout(course_dir)
+    if format == "moodle" and not assignment_id:
+        raise ValueError("Moodle imports grades one assignment at a time (its grading worksheet): name the assignment")
     if not course.gradebook and not layout.gradebook.is_file():
         raise NothingToPublish(f"no gradebook in {course_dir}; release and grade an assignment first")
     with open_gradebook(course, course_dir) as book:
         assignment_ids, rows = grade_rows(book, course)
-    maxima = {a: course.assignment(a).max_score for a in assignment_ids}
-    return write_atomically(output or layout.grades_csv, grades_csv(assignment_ids, rows, maxima)), len(rows), len(assignment_ids)
+        lms = {student.id: parse_lms_id(student.lms_user_id) for student in book.students}
+    if assignment_id:
+        if assignment_id not in assignment_ids:
+            raise NothingToPublish(f"{assignment_id} is not in the gradebook of {course_dir}; release and grade it first")
+        assignment_ids = [assignment_id]
+    if format == "grades":
+        maxima = {a: course.assignment(a).max_score for a in assignment_ids}
+        target, text, left_out = output or layout.grades_csv, grades_csv(assignment_ids, rows, maxima), []
+    else:
+        ours = [dict(row, lms_id=lms[row["student_id"]][1]) for row in rows if lms[row["student_id"]][0] == format]
+        left_out = [row["student_id"] for row in rows if lms[row["student_id"]][0] != format]
+        rows = ours
+        if format == "canvas":
+            columns = {a: _canvas_column(course.assignment(a).title, (canvas_ids or {}).get(a)) for a in assignment_ids}
+            target, text = output or layout.lms_grades_csv("canvas"), canvas_csv(columns, rows)
+        else:
+            target = output or layout.lms_grades_csv("moodle", assignment_id)
+            text = moodle_worksheet(assignment_id, rows, course.assignment(assignment_id).max_score,
+                                    dt.datetime.now(dt.timezone.utc))
+    _refuse_to_overwrite_others(target)
+    return Export(write_atomically(target, text), len(rows), len(assignment_ids), left_out)
+
+
+def _canvas_column(title: str, canvas_id: str | None) -> str:
+    """Canvas's importer matches "Title (ID)" by the id; a bare title by the title, else it creates one."""
+    return f"{title} ({canvas_id})" if canvas_id else title
+
+
+def _refuse_to_overwrite_others(path: Path) -> None:
+    from autograder.render.grades_csv import header_is_ours
+
+    if not path.exists() or (path.is_file() and path.stat().st_size == 0):  # nothing there to lose
+        return
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            first_line = handle.readline()
+    except (OSError, UnicodeDecodeError):
+        first_line = ""
+    if not path.is_file() or not header_is_ours(first_line):
+        nbgrader = " (it looks like `nbgrader export`'s)" if first_line.startswith("assignment,duedate,") else ""
+        raise WouldOverwrite(f"{path} exists and was not written by `autograder export`{nbgrader}; it is left as it "
+                             f"is. Pass another --output, or move that file away first.")

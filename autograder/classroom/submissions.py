@@ -20,10 +20,19 @@ from autograder.notebook.loader import (MAX_SUBMISSION_BYTES, SubmissionError, o
                                         zip_entries)
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
-# Canvas: "garciaana_12345_678901_bpe_bytes.ipynb", late ones with "_LATE_" after the login.
-CANVAS = re.compile(r"^(?P<student>[A-Za-z0-9.@-]+?)_(?:LATE_)?\d+_\d+_(?P<file>.+)$")
-# Moodle: "Ana García_123456_assignsubmission_file_bpe_bytes.ipynb", or that prefix as a folder.
+# Canvas ("Download Submissions"; canvas-lms app/models/content_zipper.rb, get_filename and
+# add_upload_submission): SORTABLENAME[_LATE]_USERID_ATTACHMENTID_FILENAME, where the first part is
+# the user's sortable name ("García, Ana") with every non-word character dropped and lowercased
+# ("garcíaana", the "LATE" too), absent for anonymous grading. USERID is Canvas's numeric user id,
+# the one its gradebook import matches on, so it is the student id here.
+# Ruby's [[:word:]] keeps combining marks (a decomposed "í"), which Python's \w does not.
+CANVAS = re.compile(r"^(?:(?P<name>[\w\u0300-\u036f]*?)_)??(?:late_)?(?P<user_id>\d+)_\d+_(?P<file>.+)$",
+                    re.IGNORECASE)
+# Moodle: "Ana García_123456_assignsubmission_file_bpe_bytes.ipynb", or that prefix as a folder. The
+# number is the assignment's participant number (mod/assign get_uniqueid_for_user), the "Participant N"
+# its offline grading worksheet is keyed by.
 MOODLE = re.compile(r"^(?P<name>.+?)_(?P<student>\d+)_assignsubmission_[a-z]+_(?P<file>.*)$")
+ZIP_UTF8_FLAG = 0x800  # general purpose bit 11: the entry's name is UTF-8
 
 
 class DownloadError(ValueError):
@@ -70,33 +79,55 @@ def read_timestamp(folder: Path) -> dt.datetime | None:
 class ImportReport:
     imported: dict[str, list[str]] = dataclasses.field(default_factory=dict)  # student -> file names
     names: dict[str, str] = dataclasses.field(default_factory=dict)  # student -> full name, when the LMS gives one
+    lms_ids: dict[str, str] = dataclasses.field(default_factory=dict)  # student -> lms_id(...), when from an LMS
     skipped: list[str] = dataclasses.field(default_factory=list)  # English, one line per file left out
 
 
-def student_for(file_name: str) -> tuple[str, str, str]:
-    """(student id, full name or "", file name inside the submission) from an LMS file name.
+@dataclasses.dataclass(frozen=True)
+class FromLms:
+    """Whose file this is, read from its name in an LMS download."""
+    student: str  # the student id for nbgrader
+    name: str  # the display name the LMS put in the file name, or ""
+    file: str  # the file's name inside the submission
+    lms_id: str = ""  # lms_id(platform, id) when the LMS named the student by an id it can import grades by
 
-    >>> student_for("garciaana_LATE_1234_56789_bpe_bytes.ipynb")
-    ('garciaana', '', 'bpe_bytes.ipynb')
+
+def lms_id(platform: str, number: str) -> str:
+    """How an LMS identity is kept: in the student's `lms_user_id` in nbgrader's gradebook (its one place)."""
+    return f"{platform}:{number}"
+
+
+def parse_lms_id(value: str | None) -> tuple[str, str]:
+    """(platform, id) of a stored lms_id, or ("", "") for a student who did not come from an LMS."""
+    platform, _, number = (value or "").partition(":")
+    return (platform, number) if platform in ("canvas", "moodle") and number else ("", "")
+
+
+def student_for(file_name: str) -> FromLms:
+    """Whose file this is, and its name inside the submission, from an LMS file name.
+
+    >>> student_for("garcíaana_late_1234_56789_bpe_bytes.ipynb")
+    FromLms(student='1234', name='garcíaana', file='bpe_bytes.ipynb', lms_id='canvas:1234')
     >>> student_for("Ana García_123456_assignsubmission_file_/bpe_bytes.ipynb")
-    ('123456', 'Ana García', 'bpe_bytes.ipynb')
+    FromLms(student='123456', name='Ana García', file='bpe_bytes.ipynb', lms_id='moodle:123456')
     >>> student_for("ana/bpe_bytes.ipynb")
-    ('ana', '', 'bpe_bytes.ipynb')
+    FromLms(student='ana', name='', file='bpe_bytes.ipynb', lms_id='')
     >>> student_for("ana.ipynb")
-    ('ana', '', 'ana.ipynb')
+    FromLms(student='ana', name='', file='ana.ipynb', lms_id='')
     """
     path = PurePosixPath(file_name)
     head, rest = path.parts[0], PurePosixPath(*path.parts[1:]) if len(path.parts) > 1 else None
     moodle = MOODLE.match(head)
     if moodle:
         inner = moodle["file"] or (rest.name if rest else "")
-        return moodle["student"], moodle["name"].strip(), PurePosixPath(inner).name or path.name
+        return FromLms(moodle["student"], moodle["name"].strip(), PurePosixPath(inner).name or path.name,
+                       lms_id("moodle", moodle["student"]))
     canvas = CANVAS.match(head)
     if canvas and rest is None:
-        return canvas["student"], "", canvas["file"]
+        return FromLms(canvas["user_id"], canvas["name"] or "", canvas["file"], lms_id("canvas", canvas["user_id"]))
     if rest is not None:
-        return head, "", path.name
-    return path.stem, "", path.name
+        return FromLms(head, "", path.name)
+    return FromLms(path.stem, "", path.name)
 
 
 def import_lms(source: Path, course_dir: Path, assignment) -> ImportReport:
@@ -108,14 +139,16 @@ def import_lms(source: Path, course_dir: Path, assignment) -> ImportReport:
     report = ImportReport()
     by_student: dict[str, list[tuple[str, bytes]]] = {}
     for name, raw in files:
-        student, full_name, inner = student_for(name)
-        student = _safe_student_id(student)
+        found = student_for(name)
+        student = _safe_student_id(found.student)
         if not student:
             report.skipped.append(f"{name}: cannot tell whose file this is (no usable student id in its name)")
             continue
-        if full_name:
-            report.names[student] = full_name
-        by_student.setdefault(student, []).append((_safe_file_name(inner), raw))
+        if found.name:
+            report.names[student] = found.name
+        if found.lms_id:
+            report.lms_ids[student] = found.lms_id
+        by_student.setdefault(student, []).append((_safe_file_name(found.file), raw))
     for student, entries in sorted(by_student.items()):
         names = [n for n, _ in entries]
         clashes = sorted({n for n in names if names.count(n) > 1})
@@ -137,6 +170,35 @@ def import_lms(source: Path, course_dir: Path, assignment) -> ImportReport:
     return report
 
 
+def remember_lms_students(course, course_dir: Path, report: ImportReport) -> None:
+    """Keep each imported student's LMS identity where nbgrader keeps one (Student.lms_user_id), so
+    `autograder export --format canvas|moodle` can give the grades back to the ids the LMS knows."""
+    from autograder.classroom.gradebook import open_gradebook
+
+    if report.lms_ids:
+        with open_gradebook(course, course_dir) as book:
+            for student in report.imported:
+                if student in report.lms_ids:
+                    book.update_or_create_student(student, lms_user_id=report.lms_ids[student])
+
+
+def zip_entry_name(entry) -> str:
+    """The entry's name as its archiver wrote it.
+
+    Without the UTF-8 flag the ZIP format says cp437, and zipfile reads it so; but Info-ZIP's `zip`
+    and some Windows archivers (a download re-packed by the instructor, say) store UTF-8 bytes without
+    setting the flag, and "García" comes out as "Garc├¡a". A name whose bytes are valid UTF-8 is read
+    as UTF-8, the usual guess of unzip tools (cp437 text with accents is almost never valid UTF-8);
+    any other stays cp437. UTF-8 never encodes "/" or "." inside a multibyte character, so the path
+    checks made on the cp437 name hold for this one too."""
+    if entry.flag_bits & ZIP_UTF8_FLAG:
+        return entry.filename
+    try:
+        return entry.filename.encode("cp437").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return entry.filename
+
+
 def _read_download(source: Path):
     """(relative POSIX name, bytes) of every file in the download."""
     if source.is_symlink() or not source.exists():
@@ -154,7 +216,7 @@ def _read_download(source: Path):
         with open_zip(source) as archive:
             for entry in zip_entries(archive, source):
                 if not _ignored(entry.filename):
-                    yield entry.filename, read_zip_entry(archive, entry, source)
+                    yield zip_entry_name(entry), read_zip_entry(archive, entry, source)
     except SubmissionError as error:
         raise DownloadError(error.instructor_message) from None
 
