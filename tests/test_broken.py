@@ -472,7 +472,7 @@ CORPUS: dict[str, Case] = {
         ("entrega/copia.ipynb", _reference_bytes), ("entrega/borrador.ipynb", b"{}")]),
         ("error", "se encontró: entrega/borrador.ipynb, entrega/copia.ipynb"),
         "expected bpe_bytes.ipynb or .py, found: entrega/borrador.ipynb, entrega/copia.ipynb", REFUSED),
-    "zip-nothing-gradable": Case(_zip("entrega.zip", [("notas.txt", b"hola")]), ("error", "se encontró: ninguno"),
+    "zip-nothing-gradable": Case(_zip("entrega.zip", [("notas.txt", b"hola")]), ("error", "se encontró: notas.txt"),
                                  "expected bpe_bytes.ipynb or .py", REFUSED),
     "zip-repetitive-outputs": Case(
         _zip_repetitive_outputs, None, None),
@@ -485,7 +485,8 @@ CORPUS: dict[str, Case] = {
     "folder-symlink-outside": Case(_folder_symlink_outside, ("error", "La entrega debe contener bpe_bytes.ipynb"),
                                    "expected bpe_bytes.ipynb or .py", REFUSED),
     "folder-nothing-gradable": Case(_folder({"notas.txt": b"hola", "datos.csv": b"a,b\n1,2\n"}),
-                                    ("error", "se encontró: ninguno"), "expected bpe_bytes.ipynb or .py", REFUSED),
+                                    ("error", "se encontró: datos.csv, notas.txt"),
+                                    "expected bpe_bytes.ipynb or .py, found: datos.csv, notas.txt", REFUSED),
 }
 REFUSED_CASES = [name for name, case in CORPUS.items() if case.lost == REFUSED]
 

@@ -364,12 +364,17 @@ def test_an_lms_zip_without_the_utf8_flag_is_graded_and_goes_back_to_moodle(tmp_
         "Ana García_1001_assignsubmission_file_/bpe_bytes.ipynb": correct,
         "Luis Pérez_1002_assignsubmission_file_bpe_bytes.ipynb": correct,
         "Eva Ruiz_1003_assignsubmission_file_memoria.pdf": b"%PDF-1.4",
+        "Ana García_1001_assignsubmission_onlinetext_onlinetext.html": b"<p>hola</p>",
+        "Li Wei_1004_assignsubmission_onlinetext_onlinetext.html": b"<p>hola</p>",
         "__MACOSX/._x": b"junk",
     }, tmp_path)
     hand_in(course_dir, "zoe", fast_bpe_bytes, samples.correct("bpe_bytes"))  # collected by nbgrader, not Moodle
     assert main(["grade", "bpe_bytes", "--course-dir", str(course_dir), "--lms", str(download), "--jobs", "2"]) == 0
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
     assert "imported 3 student(s)" in err
+    assert "expected bpe_bytes.ipynb or .py, found: memoria.pdf" in out  # what was found, named
+    # Text typed in Moodle's editor is not a hand-in: listed, never graded as a broken submission.
+    assert "skipped Li Wei_1004_assignsubmission_onlinetext_onlinetext.html: Moodle's onlinetext submission" in err
     assert [s.student for s in find_submissions(course_dir, "bpe_bytes")] == ["1001", "1002", "1003", "zoe"]
     with open_gradebook(course, course_dir) as book:
         assert (book.find_student("1001").first_name, book.find_student("1001").last_name) == ("Ana", "García")

@@ -31,7 +31,7 @@ CANVAS = re.compile(r"^(?:(?P<name>[\w\u0300-\u036f]*?)_)??(?:late_)?(?P<user_id
 # Moodle: "Ana García_123456_assignsubmission_file_bpe_bytes.ipynb", or that prefix as a folder. The
 # number is the assignment's participant number (mod/assign get_uniqueid_for_user), the "Participant N"
 # its offline grading worksheet is keyed by.
-MOODLE = re.compile(r"^(?P<name>.+?)_(?P<student>\d+)_assignsubmission_[a-z]+_(?P<file>.*)$")
+MOODLE = re.compile(r"^(?P<name>.+?)_(?P<student>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<file>.*)$")
 ZIP_UTF8_FLAG = 0x800  # general purpose bit 11: the entry's name is UTF-8
 
 
@@ -139,6 +139,11 @@ def import_lms(source: Path, course_dir: Path, assignment) -> ImportReport:
     report = ImportReport()
     by_student: dict[str, list[tuple[str, bytes]]] = {}
     for name, raw in files:
+        moodle = MOODLE.match(PurePosixPath(name).parts[0])
+        if moodle and moodle["plugin"] != "file":  # "onlinetext": the text typed in Moodle's own editor
+            report.skipped.append(f"{name}: Moodle's {moodle['plugin']} submission, not a file; only handed-in "
+                                  f"files are graded")
+            continue
         found = student_for(name)
         student = _safe_student_id(found.student)
         if not student:

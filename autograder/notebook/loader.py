@@ -364,7 +364,10 @@ def files_in_folder(directory: Path) -> list[str]:
 
 
 def _nothing_to_grade(where, names, assignment) -> SubmissionError:
-    found = ", ".join(sorted(n for n in names if n.endswith((".ipynb", ".py"))))
+    # Every file is named (memoria.pdf, onlinetext.html), not only notebooks and modules: "none" beside
+    # a folder that holds a file reads as a grader that did not look. A few, each cut short.
+    shown = sorted(names)[:5]
+    found = ", ".join(n if len(n) <= 60 else n[:59] + "…" for n in shown) + (", …" if len(names) > 5 else "")
     return SubmissionError(
         f"La entrega debe contener {assignment.notebook}.ipynb (o {assignment.notebook}.py); "
         f"se encontró: {found or 'ninguno'}.",
