@@ -141,7 +141,7 @@ def test_commands_run_inside_a_course_directory_work_in_it(tmp_path, monkeypatch
         book.add_student("ana", first_name="Ana")
     monkeypatch.chdir(tmp_path)
     assert main(["export"]) == 0
-    assert "ana" in (tmp_path / "grades.csv").read_text(encoding="utf-8")
+    assert "ana" in (tmp_path / "exports" / "grades.csv").read_text(encoding="utf-8")
 
 
 def test_the_course_directory_comes_from_the_option_then_the_current_directory_then_course_yml(course, tmp_path):
