@@ -90,7 +90,7 @@ def test_broken_and_wrong_files_get_a_spanish_reason(graded):
     _, run = graded
     by_student = {r.student: r for r in run.results}
     assert "JSON está dañado" in by_student["fede"].error_student
-    assert "bpe_bytes.ipynb" in by_student["gema"].error_student and "ninguno" in by_student["gema"].error_student
+    assert "bpe_bytes.ipynb" in by_student["gema"].error_student and "se encontró: tarea.pdf" in by_student["gema"].error_student
 
 
 def test_gradebook_holds_one_auto_score_per_grade_cell(graded, course, fast_bpe_bytes):
