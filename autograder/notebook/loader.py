@@ -82,9 +82,10 @@ def load_submission(path: Path | str, assignment, release: nbformat.NotebookNode
     notebook = read_notebook(raw, where)
     check_assignment(defined_functions(_code_sources(notebook.cells)), assignment, where)
     marked = {c.metadata["nbgrader"]["grade_id"] for c in release.cells if _from_reference(c)}
-    release = with_public_preamble(release, _code_sources([m.cell for m in match_release(notebook.cells, release)
-                                                           if m.original is not None
-                                                           and m.original.metadata["nbgrader"]["grade_id"] in marked]))
+    if marked:  # a public release only (grade --visible without solutions/): the hidden suite's has none
+        release = with_public_preamble(release, _code_sources([
+            m.cell for m in match_release(notebook.cells, release)
+            if m.original is not None and m.original.metadata["nbgrader"]["grade_id"] in marked]))
     program = program_from_notebook(notebook, release)
     return dataclasses.replace(program, handed_in=name, file_choice=choice, release=release)
 
