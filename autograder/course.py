@@ -146,6 +146,12 @@ class Course:
                               f"(or remove one) so that nbgrader and this grader use one gradebook")
         return configured or self.gradebook or f"sqlite:///{CourseLayout(course_dir).gradebook}"
 
+    def has_gradebook(self, course_dir: Path | None = None) -> bool:
+        """Whether the gradebook exists yet: opening a SQLite one that does not would create it empty.
+        A server's (any other SQLAlchemy URL) is taken to exist."""
+        url, prefix = self.gradebook_url(course_dir), "sqlite:///"
+        return not url.startswith(prefix) or url == prefix + ":memory:" or Path(url[len(prefix):]).is_file()
+
     def nbgrader_course_id(self, course_dir: Path | None = None) -> str:
         """The course id nbgrader's commands use in `course_dir`: its nbgrader_config.py's, else course.yml's id."""
         return _nbgrader_settings(Path(course_dir or self.course_dir).resolve()).course_id or self.id

@@ -170,6 +170,15 @@ def test_nbgraders_db_url_is_the_gradebook_grades_go_to(tmp_path, course, fast_b
 
     with Gradebook(f"sqlite:///{shared}") as book:
         assert book.find_submission(fast_bpe_bytes.id, "dani").score == 0
+        book.find_grade("checks_merge", "bpe_bytes", fast_bpe_bytes.id, "dani").manual_score = 7.0  # formgrader's
+        book.db.commit()
+    # feedback, report and export read that gradebook too, manual grades included: there is none in course/
+    assert main(["feedback", fast_bpe_bytes.id, "--course-dir", str(course_dir)]) == 0
+    page = (course_dir / "feedback" / "dani" / fast_bpe_bytes.id / "bpe_bytes.html").read_text(encoding="utf-8")
+    assert "revisada por el profesor" in page
+    assert main(["export", "--course-dir", str(course_dir)]) == 0
+    assert "\ndani,,,,7,7," in (course_dir / "exports" / "grades.csv").read_text(encoding="utf-8").replace("\r", "")
+    assert not (course_dir / "gradebook.db").exists()
 
 
 def test_two_different_gradebooks_in_course_yml_and_nbgrader_config_are_refused(tmp_path, course):

@@ -149,7 +149,7 @@ def settled_results(course, course_dir: Path, assignment) -> list[GradeResult]:
     in the stored result."""
     course_dir = Path(course_dir).resolve()
     results = stored_results(course_dir, assignment)
-    if not results or (not course.gradebook and not CourseLayout(course_dir).gradebook.is_file()):
+    if not results or not course.has_gradebook(course_dir):
         return results  # nothing to settle against (and opening the gradebook would create an empty one)
     settled = []
     with gradebook.open_gradebook(course, course_dir) as book:

@@ -109,7 +109,7 @@ def export_grades(course, course_dir: Path, output: Path | None = None, *, forma
     layout = CourseLayout(course_dir)
     if format == "moodle" and not assignment_id:
         raise ValueError("Moodle imports grades one assignment at a time (its grading worksheet): name the assignment")
-    if not course.gradebook and not layout.gradebook.is_file():
+    if not course.has_gradebook(course_dir):
         raise NothingToPublish(f"no gradebook in {course_dir}; release and grade an assignment first")
     with open_gradebook(course, course_dir) as book:
         assignment_ids, rows = grade_rows(book, course)
