@@ -61,7 +61,8 @@ def _write_release_files(layout: CourseLayout, student: str, assignment_id: str)
     come through the exchange (an LMS download) has no secret its student could look the page up
     with; it gets a fresh one, so that `release_feedback` still releases everyone else's."""
     handed_in, feedback = layout.submitted(student, assignment_id), layout.feedback(student, assignment_id)
-    secret = _small_text(handed_in / SECRET_FILE) or secrets.token_hex(64)
+    # The one kept from an earlier run stays: a fresh one each run would publish the page anew each time.
+    secret = _small_text(handed_in / SECRET_FILE) or _small_text(feedback / SECRET_FILE) or secrets.token_hex(64)
     moment = read_timestamp(handed_in)
     write_atomically(feedback / TIMESTAMP_FILE, moment.strftime("%Y-%m-%d %H:%M:%S.%f UTC") if moment else "")
     write_atomically(feedback / SECRET_FILE, secret)
