@@ -119,8 +119,11 @@ def test_a_submission_without_an_exchange_secret_does_not_stop_the_others_feedba
     # ana (exchange), lucia (LMS, no secret) and bruno (no secret): one released page each
     assert len(list((semester.exchange / "tokens-y-embeddings" / "feedback").glob("*.html"))) == 3
     lucia = semester.course_dir / "feedback" / "lucia" / "bpe_bytes"
-    assert len((lucia / "submission_secret.txt").read_text()) == 128
+    secret = (lucia / "submission_secret.txt").read_text()
+    assert len(secret) == 128
     assert (lucia / "timestamp.txt").read_text() == ""
+    assert main(["feedback", "bpe_bytes", "--course-dir", str(semester.course_dir)]) == 0
+    assert (lucia / "submission_secret.txt").read_text() == secret  # the same page name at every release
 
 
 # --- 4. nbgrader's configuration -----------------------------------------------------------------
