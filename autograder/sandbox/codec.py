@@ -64,21 +64,51 @@ def encode_value(value, depth: int = 0):
         return ["s", value]
     if kind is bytes:
         return ["y", base64.b64encode(value).decode("ascii")]
-    if kind is not tuple and isinstance(value, tuple) and hasattr(kind, "_fields"):
-        # A named tuple is the tuple it holds (a NamedTuple answer where the spec asks for a tuple).
-        return ["t", [encode_value(item, depth + 1) for item in tuple.__iter__(value)]]
+    plain = _plain_base(kind)
+    if plain is not None:
+        # A subclass of a builtin (a Counter, a named tuple, the student's own `class Vocab(dict)`) is the
+        # plain value it holds, read only through the builtin's own methods: whatever the subclass
+        # overrides (__eq__, __iter__, items, __len__, __index__) is never called, so only data travels.
+        if plain in (int, float, str, bytes):
+            return encode_value(_builtin_copy(value, plain), depth)
+        kind = plain
+    if kind is dict:
+        return _encode_container(dict, dict.items(value), dict.__len__(value), depth)
     if kind in (list, tuple, set, frozenset):
-        if len(value) > MAX_NODES:
-            raise TooManyValues(f"{len(value)} values, more than a frame carries ({MAX_NODES})")
-        items = sorted(value, key=_sort_key) if kind in (set, frozenset) else value
-        tag = {list: "l", tuple: "t", set: "S", frozenset: "F"}[kind]
-        return [tag, [encode_value(item, depth + 1) for item in items]]
-    if kind is dict or (isinstance(value, dict) and kind.__module__ == "collections"):
-        if 2 * len(value) > MAX_NODES:
-            raise TooManyValues(f"{len(value)} entries, more than a frame carries ({MAX_NODES // 2})")
-        # Counter, defaultdict and OrderedDict are ordinary answers: they travel as plain dicts.
-        return ["d", [[encode_value(k, depth + 1), encode_value(v, depth + 1)] for k, v in dict.items(value)]]
+        return _encode_container(kind, kind.__iter__(value), kind.__len__(value), depth)
     return _encode_numpy(value, depth)
+
+
+def _encode_container(kind: type, items, size: int, depth: int):
+    if kind is dict:
+        if 2 * size > MAX_NODES:
+            raise TooManyValues(f"{size} entries, more than a frame carries ({MAX_NODES // 2})")
+        return ["d", [[encode_value(k, depth + 1), encode_value(v, depth + 1)] for k, v in items]]
+    if size > MAX_NODES:
+        raise TooManyValues(f"{size} values, more than a frame carries ({MAX_NODES})")
+    if kind in (set, frozenset):
+        items = sorted(items, key=_sort_key)
+    return [{list: "l", tuple: "t", set: "S", frozenset: "F"}[kind], [encode_value(item, depth + 1) for item in items]]
+
+
+PLAIN_BASES = (int, float, str, bytes, list, tuple, dict, set, frozenset)  # bool cannot be subclassed
+
+
+def _plain_base(kind: type):
+    """The builtin a subclass derives from; None for a builtin itself, and for numpy's scalars, which
+    _encode_numpy reads by their dtype."""
+    if kind in PLAIN_BASES or kind.__module__ == "numpy":
+        return None
+    return next((base for base in PLAIN_BASES if issubclass(kind, base)), None)
+
+
+def _builtin_copy(value, base: type):
+    """An exact int, float, str or bytes equal to the one a subclass instance holds."""
+    if base is int:
+        return int.__index__(value)
+    if base is float:
+        return float.__float__(value)
+    return base.__getitem__(value, slice(None))
 
 
 def _sort_key(item):
