@@ -221,11 +221,13 @@ def _parser() -> argparse.ArgumentParser:
     command("check-course", "validate course.yml and print what it defines")
 
     audit = command(
-        "audit", "measure how good each hidden suite is (correct corpus, catalogue, mutants, lookup table)",
+        "audit", "measure how good each hidden suite is (corpus, catalogue, mutants, lookup table, clauses, domain)",
         description="Grade, for each assignment, the correct corpus (full marks expected), the catalogue of wrong "
                     "implementations (each caught, its hint first), mutmut's mutants of the reference (each must lose "
-                    "points unless listed as equivalent) and a lookup table of the lesson's examples. Exit 0 when "
-                    "every check holds and the mutation score is at least 95%, 1 otherwise.")
+                    "points unless listed as equivalent) and a lookup table of the lesson's examples; print the clause "
+                    "matrix (every rule of the lesson pinned by tests and broken alone by a caught wrong implementation, "
+                    "every test pinning a rule) and replay the suite to find calls outside the inputs the lesson "
+                    "defines. Exit 0 when every check holds and the mutation score is at least 95%, 1 otherwise.")
     audit.add_argument("assignment", nargs="?", help=assignment_help)
     audit.add_argument("--all", action="store_true", help="audit every assignment")
     audit.add_argument("--fast", action="store_true", help="grade a sample of the mutants (for CI)")
@@ -246,7 +248,7 @@ def _version() -> str:
         return "(not installed)"
 
 
-AUDIT_SECTIONS = ("corpus", "catalogue", "mutant", "lookup")
+AUDIT_SECTIONS = ("corpus", "catalogue", "mutant", "lookup", "clause", "domain")
 
 
 def _audit_sections(text: str) -> tuple[str, ...]:

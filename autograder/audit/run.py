@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from autograder import samples
-from autograder.audit import lookup, mutants
+from autograder.audit import clauses, domain, lookup, mutants
 from autograder.course import PROJECT_ROOT
 from autograder.grading.results import Outcome
 from autograder.grading.batch import grade_batch
@@ -27,7 +27,7 @@ FAST_MUTANTS = 12  # per assignment, spread evenly over the reference, for CI
 
 @dataclasses.dataclass(frozen=True)
 class Check:
-    section: str  # "corpus", "catalogue", "mutant" or "lookup"
+    section: str  # "corpus", "catalogue", "mutant", "lookup", "clause" or "domain"
     name: str
     form: str  # "module" or "notebook"
     suite: str  # "hidden" or "visible"
@@ -65,7 +65,7 @@ class AssignmentAudit:
 
 
 def audit_assignment(course, assignment, *, fast: bool = False, jobs: int | None = None,
-                     sections=("corpus", "catalogue", "mutant", "lookup")) -> AssignmentAudit:
+                     sections=("corpus", "catalogue", "mutant", "lookup", "clause", "domain")) -> AssignmentAudit:
     started = time.monotonic()
     assignment = dataclasses.replace(assignment, limits=dataclasses.replace(assignment.limits, **AUDIT_LIMITS))
     checks: list[Check] = []
@@ -81,6 +81,10 @@ def audit_assignment(course, assignment, *, fast: bool = False, jobs: int | None
             checks += _corpus(assignment, folder, grade)
         if "catalogue" in sections:
             checks += _catalogue(assignment, folder, grade)
+        if "clause" in sections:
+            checks += _clauses(assignment, [c for c in checks if c.section == "catalogue"])
+        if "domain" in sections:
+            checks += _domain(assignment)
         if "mutant" in sections:
             made = mutants.generate(assignment.solution_path, PROJECT_ROOT)
             generated = len(made)
@@ -170,3 +174,35 @@ def _lookup(assignment, folder: Path, grade) -> tuple[Check, float]:
     detail = "; ".join(problems) or f"passes {len(passed)} tests, all of the lesson's published examples"
     return (Check("lookup", table.name, "notebook", "hidden", result.score, result.max_score, not problems, detail),
             round(published_points, 4))
+
+
+def _clauses(assignment, catalogue_checks: list[Check]) -> list[Check]:
+    """The clause matrix; where the catalogue was graded, a clause-breaker counts only if it was caught."""
+    caught = {c.name for c in catalogue_checks if c.ok} if catalogue_checks else None
+    rows, loose = clauses.clause_matrix(assignment.hidden_suite_path, list(assignment.points),
+                                        samples.catalogue(assignment, "buggy"))
+    checks = []
+    for row in rows:
+        breakers = [b for b in row.breakers if caught is None or b in caught]
+        problems = list(row.problems)
+        if row.breakers and not breakers:
+            problems.append(f"its clause-breakers are not caught as listed: {', '.join(row.breakers)}")
+        detail = "; ".join(problems) or (f"pinned by {', '.join(sorted(row.clause.tests))}; "
+                                         f"broken alone by {', '.join(breakers)}")
+        checks.append(Check("clause", row.clause.key, "module", "hidden", len(row.clause.tests), 0, not problems,
+                            detail, row.clause.rule))
+    checks += [Check("clause", "(matrix)", "module", "hidden", 0, 0, False, problem) for problem in loose]
+    return checks
+
+
+def _domain(assignment) -> list[Check]:
+    """One check per graded function: the suite's calls of it that the lesson does not define (score: how many)."""
+    outside = domain.calls_outside(assignment)
+    checks = []
+    for function in assignment.points:
+        calls = [c for c in outside if c.function == function]
+        shown = "; ".join(f"{c.test}: {function}({c.arguments})" for c in calls[:3])
+        checks.append(Check("domain", function, "module", "hidden", len(calls), 0, not calls,
+                            f"{len(calls)} calls outside the domain the lesson defines: {shown}" if calls
+                            else "every call inside the domain the lesson defines"))
+    return checks

@@ -22,7 +22,10 @@ stated shape (``None`` for a free axis) or a shape computed from the call's argu
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import inspect
+import os
 
 import numpy as np
 import pytest
@@ -148,14 +151,53 @@ def conform(value, spec: Spec, what: str):
     return value
 
 
+@dataclasses.dataclass(frozen=True)
+class OutsideDomain:
+    """A call a hidden test made that the lesson does not define (for `autograder audit`, English)."""
+
+    function: str
+    test: str
+    arguments: str
+
+
+_calls_outside: list[OutsideDomain] | None = None  # set only while the audit replays a suite
+
+
+@contextlib.contextmanager
+def calls_outside_domain():
+    """Collect, while the block runs, every call of a graded function whose arguments are outside
+    the domain its suite declares (DOMAIN). Off otherwise: grading never evaluates a domain."""
+    global _calls_outside
+    _calls_outside = found = []
+    try:
+        yield found
+    finally:
+        _calls_outside = None
+
+
+def _check_domain(name: str, inside, arguments: dict) -> None:
+    try:
+        ok = bool(inside(dict(arguments)))
+    except Exception as error:  # a predicate that cannot read the call is a suite bug, shown as one
+        ok, arguments = False, {**arguments, "(DOMAIN raised)": f"{type(error).__name__}: {error}"}
+    if not ok:
+        test = os.environ.get("PYTEST_CURRENT_TEST", "?").split(" ")[0].rsplit("::", 1)[-1]
+        shown = ", ".join(f"{k}={v!r}" for k, v in arguments.items())
+        _calls_outside.append(OutsideDomain(name, test, shown if len(shown) <= 300 else shown[:297] + "..."))
+
+
 class CheckedStudent:
     """The student proxy, with every answer of a function in `contracts` checked before it is returned.
 
     A contract is a Spec, or a function of the call's arguments (by name, defaults applied, read
-    before the call) that returns one: e.g. the shape of `embed(ids, E)` is (len(ids), E.shape[1])."""
+    before the call) that returns one: e.g. the shape of `embed(ids, E)` is (len(ids), E.shape[1]).
+    `domain` holds, per function, a predicate of those same arguments: True where the lesson
+    defines what the function does (its errors included). The audit replays the suite and lists
+    the calls for which it is False (calls_outside_domain)."""
 
-    def __init__(self, proxy, reference, contracts: dict):
+    def __init__(self, proxy, reference, contracts: dict, domain: dict | None = None):
         self._proxy, self._reference, self._contracts = proxy, reference, contracts
+        self._domain = domain or {}
 
     def __getattr__(self, name: str):
         function = getattr(self._proxy, name)
@@ -163,24 +205,29 @@ class CheckedStudent:
         if contract is None:
             return function
         signature = inspect.signature(getattr(self._reference, name))
+        inside = self._domain.get(name)
 
         def call(*args, **kwargs):
             spec = contract
-            if not isinstance(spec, Spec):
+            if not isinstance(spec, Spec) or (_calls_outside is not None and inside is not None):
                 bound = signature.bind(*args, **kwargs)
                 bound.apply_defaults()
-                spec = contract(bound.arguments)
+                if _calls_outside is not None and inside is not None:
+                    _check_domain(name, inside, bound.arguments)
+                if not isinstance(spec, Spec):
+                    spec = contract(bound.arguments)
             return conform(function(*args, **kwargs), spec, name)
 
         return call
 
 
-def checked_student(contracts: dict):
-    """A `student` fixture for a hidden suite: ``student = checked_student(RETURNS)`` at top level.
-    RETURNS names every graded function (tests/test_expect.py checks it against course.yml)."""
+def checked_student(contracts: dict, domain: dict | None = None):
+    """A `student` fixture for a hidden suite: ``student = checked_student(RETURNS, DOMAIN)`` at top level.
+    RETURNS names every graded function (tests/test_expect.py checks it against course.yml), and so
+    does DOMAIN (tests/test_clauses.py)."""
 
     @pytest.fixture(scope="session", name="student")
     def _student(student, reference):
-        return CheckedStudent(student, reference, contracts)
+        return CheckedStudent(student, reference, contracts, domain)
 
     return _student

@@ -12,6 +12,8 @@ SECTIONS = {
     "catalogue": "Catalogue of wrong implementations (each caught by its tests, its hint shown first)",
     "mutant": "Mutants of the reference made by mutmut (each must lose points, unless equivalent)",
     "lookup": "A lookup table of the lesson's published examples (earns no more than those tests)",
+    "clause": "The lesson's rules (each pinned by tests, and broken alone by a wrong implementation that they catch)",
+    "domain": "Calls of the hidden suite outside the inputs the lesson defines (none allowed)",
 }
 
 
@@ -25,6 +27,9 @@ def summary_row(audit) -> dict[str, str]:
     equivalent = sum(bool(c.equivalent) for c in mutants)
     survivors = sum(not c.ok and not c.equivalent for c in mutants)
     lookup = audit.section("lookup")
+    rows = [c for c in audit.section("clause") if c.name != "(matrix)"]
+    domain = audit.section("domain")
+
     def passed(checks) -> str:
         return f"{sum(c.ok for c in checks)}/{len(checks)}" if checks else "not run"
 
@@ -37,6 +42,8 @@ def summary_row(audit) -> dict[str, str]:
                     f"{survivors} survived" if audit.mutants_generated else "not run"),
         "lookup table": (f"{lookup[0].score:.2f} (published tests {audit.lookup_published_points:.2f})"
                          if lookup else "—"),
+        "clauses pinned": f"{sum(c.ok for c in rows)}/{len(rows)}" if audit.section("clause") else "not run",
+        "calls outside the domain": f"{sum(int(c.score) for c in domain)}" if domain else "not run",
         "verdict": "OK" if audit.ok else "NEEDS WORK",
         "time": f"{audit.seconds:.0f} s",
     }
@@ -59,9 +66,15 @@ def markdown(audits) -> str:
         lines += ["", f"## {audit.assignment}"]
         for check in problems:
             lines.append(f"- ❌ {check.section} `{check.name}` ({check.form}, {check.suite}): "
-                         f"{check.score:.2f}/{check.max_score:g} — {check.detail}")
+                         f"{_measure(check)} — {check.detail}")
         for check in equivalent:
             lines.append(f"- ≡ equivalent `{check.name}`: {check.detail.split('; ')[0]} — {check.equivalent}")
+    for audit in audits:
+        matrix = [c for c in audit.section("clause") if c.name != "(matrix)"]
+        if matrix:
+            lines += ["", f"## {audit.assignment}: clause matrix", "", "| | clause | the lesson's rule | pinned and broken |",
+                      "|---|---|---|---|"]
+            lines += [f"| {'✓' if c.ok else '❌'} | `{c.name}` | {c.hint_shown} | {c.detail} |" for c in matrix]
     return "\n".join(lines) + "\n"
 
 
@@ -84,12 +97,21 @@ def html(audits) -> str:
                 continue
             body.append(f"<h3>{esc(title)}</h3>")
             trs = [f"<tr><td>{_mark(c)}</td><td class=\"code\">{esc(c.name)}</td>"
-                   f"<td>{esc(c.form)} · {esc(c.suite)}</td><td class=\"num\">{c.score:.2f} / {c.max_score:g}</td>"
+                   f"<td>{esc(c.form)} · {esc(c.suite)}</td><td class=\"num\">{esc(_measure(c))}</td>"
                    f"<td>{esc(c.equivalent or c.detail)}</td><td>{esc(c.hint_shown)}</td></tr>" for c in checks]
             body.append(table(f"{audit.assignment}-{section}", [("", ""), ("Name", ""), ("Form", ""),
                                                                ("Score", "num"), ("Detail", ""),
                                                                ("First hint shown", "")], trs, sortable=True))
     return page("Suite-accuracy audit", "\n".join(body), "en", script=SORT_SCRIPT)
+
+
+def _measure(check) -> str:
+    """A check's figure: a score for what was graded; a count for the clause matrix and the domain."""
+    if check.section == "clause":
+        return f"{check.score:g} tests"
+    if check.section == "domain":
+        return f"{check.score:g} calls"
+    return f"{check.score:.2f} / {check.max_score:g}"
 
 
 def _mark(check) -> str:

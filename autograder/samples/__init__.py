@@ -38,6 +38,7 @@ class Sample:
     first_cells: tuple[str, ...] = ()  # extra code cells, before the first cell
     failing: frozenset = frozenset()  # buggy: the hidden tests it must fail, exactly
     hint: str = ""  # buggy: a phrase the first failing test's hint contains
+    clause: str = ""  # buggy: the lesson's rule (a key of the suite's CLAUSES) it breaks, alone
     # hostile: edits the saved notebook as a text editor could (outputs, markdown, metadata);
     # a module (build_module) has nowhere to keep them
     edit_notebook: object = None
@@ -67,7 +68,7 @@ def parameter_lists(reference) -> dict[str, str]:
     return {name: f.header.split("(", 1)[1].split("):", 1)[0] for name, f in reference_functions(reference).items()}
 
 
-def mutant(reference, name, description, function, edits, failing, hint) -> Sample:
+def mutant(reference, name, description, function, edits, failing, hint, *, clause: str = "") -> Sample:
     """A buggy sample: the reference `function` with each (old, new) edit applied.
 
     Each `old` must occur exactly once, so an entry states exactly its mistake and
@@ -78,14 +79,15 @@ def mutant(reference, name, description, function, edits, failing, hint) -> Samp
         if source.count(old) != 1:
             raise ValueError(f"{name}: {old!r} occurs {source.count(old)} times in the reference {function}")
         source = source.replace(old, new)
-    return Sample(name, "buggy", description, replace={function: source}, failing=frozenset(failing), hint=hint)
+    return Sample(name, "buggy", description, replace={function: source}, failing=frozenset(failing), hint=hint,
+                  clause=clause)
 
 
-def rewrite(name, description, source, failing, hint) -> Sample:
+def rewrite(name, description, source, failing, hint, *, clause: str = "") -> Sample:
     """A buggy sample written out whole, where the wrong idea changes the shape of the code."""
     function = source.split("def ", 1)[1].split("(", 1)[0]
     return Sample(name, "buggy", description, replace={function: source.strip("\n")},
-                  failing=frozenset(failing), hint=hint)
+                  failing=frozenset(failing), hint=hint, clause=clause)
 
 
 STUB_LINE = "raise NotImplementedError()"
