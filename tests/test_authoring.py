@@ -104,11 +104,12 @@ def test_reference_full_marks_stub_zero(course, assignment, tmp_path):
     assert stub.score == 0 and len(stub.tests) == 6
 
 
-def test_each_catalogue_entry_is_caught_with_its_hint(course, assignment):
-    audit = audit_assignment(course, assignment, jobs=2, sections=("catalogue",))
+def test_each_catalogue_entry_is_caught_with_its_hint_and_every_rule_is_pinned(course, assignment):
+    audit = audit_assignment(course, assignment, jobs=2, sections=("catalogue", "clause", "domain"))
     checks = audit.section("catalogue")
     assert [c.name for c in checks] == [s.name for s in samples.catalogue(assignment, "buggy")]
-    assert all(c.ok for c in checks), [(c.name, c.detail) for c in checks if not c.ok]
+    assert all(c.ok for c in audit.checks), [(c.section, c.name, c.detail) for c in audit.checks if not c.ok]
+    assert len(audit.section("clause")) == 5 and len(audit.section("domain")) == 2
 
 
 def test_gradescope_zip_holds_this_assignment_and_no_catalogue(course, assignment, tmp_path):

@@ -7,7 +7,23 @@ from hypothesis import strategies as st
 from autograder.grading.expect import INT, STR, DictOf, checked_student
 
 RETURNS = {"count_tokens": DictOf(STR, INT)}  # most_common returns a str or None: compared exactly
-student = checked_student(RETURNS)
+
+# The inputs the lesson defines, per function: the audit replays every call of this suite against them.
+DOMAIN = {
+    "count_tokens": lambda a: all(type(t) is str for t in a["tokens"]),
+    "most_common": lambda a: all(type(k) is str and type(v) is int and v > 0 for k, v in a["counts"].items()),
+}
+student = checked_student(RETURNS, DOMAIN)
+
+# The lesson's rules, each with the tests that pin it (and a clause-breaker in buggy.py).
+CLAUSES = {
+    "count_tokens.counts": ("§1: cuántas veces aparece cada token",
+                            {"test_count_tokens_basic", "test_count_tokens_matches_reference"}),
+    "count_tokens.order": ("§1: las claves, en orden de primera aparición", {"test_count_tokens_first_appearance_order"}),
+    "most_common.highest": ("§2: el token con la cuenta más alta", {"test_most_common_basic"}),
+    "most_common.tie": ("§2: en un empate, el primero", {"test_most_common_tie_goes_to_the_first"}),
+    "most_common.empty": ("§2: None si no hay cuentas", {"test_most_common_empty"}),
+}
 grade = pytest.mark.grade
 
 tokens = st.lists(st.sampled_from(["la", "tos", "fiebre", "a"]), max_size=12)
