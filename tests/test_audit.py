@@ -74,7 +74,7 @@ def test_every_listed_equivalent_mutant_exists_and_has_a_reason(assignment_id):
 @pytest.fixture(scope="module")
 def audit_command(tmp_path_factory):
     folder = tmp_path_factory.mktemp("audit")
-    code = main(["audit", "tokenizacion", "--fast", "--only", "mutant,lookup", "--jobs", "2",
+    code = main(["audit", "tokenizacion", "--fast", "--only", "mutant,lookup,clause,domain", "--jobs", "2",
                  "--output", str(folder / "audit.md"), "--html", str(folder / "audit.html")])
     return code, (folder / "audit.md").read_text(encoding="utf-8"), folder / "audit.html"
 
@@ -82,8 +82,11 @@ def audit_command(tmp_path_factory):
 def test_the_audit_command_writes_markdown_and_html(audit_command):
     code, markdown, html_path = audit_command
     assert markdown.startswith("# Suite-accuracy audit") and "| tokenizacion |" in markdown
+    assert "| clauses pinned | calls outside the domain |" in markdown
+    assert "## tokenizacion: clause matrix" in markdown and "| ✓ | `encode." in markdown
     page = html_path.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and 'id="tokenizacion-mutant"' in page
+    assert 'id="tokenizacion-clause"' in page and 'id="tokenizacion-domain"' in page
     assert code == (0 if "NEEDS WORK" not in markdown else 1)
 
 
@@ -104,7 +107,7 @@ def test_the_audit_command_needs_one_assignment_or_all(capsys):
     assert "name one assignment or --all" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exit_info:
         main(["audit", "tokenizacion", "--only", "mutants"])
-    assert exit_info.value.code == 2 and "parts are corpus, catalogue, mutant, lookup" in capsys.readouterr().err
+    assert exit_info.value.code == 2 and "parts are corpus, catalogue, mutant, lookup, clause, domain" in capsys.readouterr().err
 
 
 def test_an_audit_that_finds_a_problem_says_so(tmp_path):
