@@ -104,3 +104,71 @@ def test_correct_implementations_pass_the_student_side_checks(releases, tmp_path
     failed = {f"{path.parent.name}/{path.name}": [case for case, bad in cases.items() if bad]
               for path, cases in outcomes if any(cases.values()) or not cases}
     assert not failed, failed
+
+
+OWN_CLASSES = samples.cell('''
+    import functools
+
+
+    class Vocabulario(dict):
+        pass
+
+
+    class Lista(list):
+        pass
+
+
+    class Par(tuple):
+        pass
+
+
+    class Texto(str):
+        pass
+
+
+    class Numero(float):
+        pass
+
+
+    class Entero(int):
+        pass
+
+
+    def _propio(valor, argumentos=()):
+        """The same value, made of the student's own subclasses (an argument handed back stays itself)."""
+        if any(valor is a for a in argumentos):
+            return valor
+        if type(valor) is dict:
+            return Vocabulario({_propio(k): _propio(v) for k, v in valor.items()})
+        if type(valor) is list:
+            return Lista(_propio(v) for v in valor)
+        if type(valor) is tuple:
+            return Par(_propio(v) for v in valor)
+        kinds = {str: Texto, float: Numero, int: Entero}
+        return kinds[type(valor)](valor) if type(valor) in kinds else valor
+
+
+    def _envolver(funcion):
+        @functools.wraps(funcion)
+        def envuelta(*args, **kwargs):
+            return _propio(funcion(*args, **kwargs), (*args, *kwargs.values()))
+        return envuelta
+
+
+    for _nombre in NAMES:
+        globals()[_nombre] = _envolver(globals()[_nombre])
+''')
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_correct_code_that_returns_its_own_subclasses_gets_full_marks(assignment_id, tmp_path):
+    """The lessons say a subclass of the asked type is graded by its value: the reference, with every
+    answer rebuilt from the student's own `class Vocabulario(dict)`, `Lista(list)`, `Par(tuple)`,
+    `Texto(str)`, `Numero(float)` and `Entero(int)`, scores exactly what the reference does."""
+    from autograder.grading.batch import grade_batch
+
+    assignment = COURSE.assignment(assignment_id)
+    sample = samples.Sample("own_classes", "correct", "the reference, answering with its own subclasses",
+                            cells=(OWN_CLASSES.replace("NAMES", repr(list(assignment.points))),))
+    (result,) = grade_batch(assignment, [samples.build_notebook(assignment, sample, tmp_path / "own.ipynb")], jobs=1)
+    assert result.score == result.max_score == 100, [f"{t.test_id}: {t.feedback}" for t in result.tests if not t.passed]
