@@ -23,18 +23,18 @@ BUGGY = [
     # --- tokenize_chars -----------------------------------------------------------------
     mutant("tokenize_chars_strips_text", "strips the text before cutting it, losing whitespace at the ends",
            "tokenize_chars", [("return list(text)", "return list(text.strip())")],
-           {"test_tokenize_chars_keeps_all_whitespace"}, "espacios del principio y del final"),
+           {"test_tokenize_chars_keeps_all_whitespace"}, "espacios del principio y del final", clause="tokenize_chars.keeps_whitespace"),
     mutant("tokenize_chars_skips_spaces", "drops the spaces, as if they were not characters", "tokenize_chars",
            [("return list(text)", 'return [c for c in text if c != " "]')],
            {"test_tokenize_chars_published_sentence", "test_tokenize_chars_inner_spaces_are_tokens",
             "test_tokenize_chars_keeps_all_whitespace"},
-           "espacios incluidos"),
+           "espacios incluidos", clause="tokenize_chars.every_character"),
     mutant("tokenize_chars_utf8_bytes", "one token per UTF-8 byte (mojibake) instead of per code point",
            "tokenize_chars", [("return list(text)", 'return [chr(b) for b in text.encode("utf-8")]')],
-           {"test_tokenize_chars_non_ascii", "test_tokenize_chars_combining_marks"}, "no con sus bytes UTF-8"),
+           {"test_tokenize_chars_non_ascii", "test_tokenize_chars_combining_marks"}, "no con sus bytes UTF-8", clause="tokenize_chars.code_points"),
     mutant("tokenize_chars_normalizes", "NFC-normalizes first, so e + U+0301 becomes a single é", "tokenize_chars",
            [("return list(text)", 'import unicodedata\n    return list(unicodedata.normalize("NFC", text))')],
-           {"test_tokenize_chars_combining_marks"}, "no normalices"),
+           {"test_tokenize_chars_combining_marks"}, "no normalices", clause="tokenize_chars.no_grouping"),
     rewrite("tokenize_chars_groups_combining_marks", "attaches combining marks to the previous character", '''
 def tokenize_chars(text):
     import unicodedata
@@ -45,39 +45,39 @@ def tokenize_chars(text):
         else:
             tokens.append(c)
     return tokens
-''', {"test_tokenize_chars_combining_marks"}, "dos tokens"),
+''', {"test_tokenize_chars_combining_marks"}, "dos tokens", clause="tokenize_chars.no_grouping"),
 
     # --- tokenize_words -----------------------------------------------------------------
     mutant("tokenize_words_split_on_space", "split(' '): empty tokens, and tabs or newlines do not separate",
            "tokenize_words", [("return text.split()", 'return text.split(" ")')],
-           {"test_tokenize_words_no_empty_tokens", "test_tokenize_words_any_whitespace"}, "No devuelvas tokens vacíos"),
+           {"test_tokenize_words_no_empty_tokens", "test_tokenize_words_any_whitespace"}, "No devuelvas tokens vacíos", clause="tokenize_words.split"),
     mutant("tokenize_words_regex_split", "re.split(r'\\s+', text), as the seed's JavaScript: '' at the ends",
            "tokenize_words", [("return text.split()", 'import re\n    return re.split(r"\\s+", text)')],
-           {"test_tokenize_words_no_empty_tokens"}, "no split(' ') ni re.split"),
+           {"test_tokenize_words_no_empty_tokens"}, "no split(' ') ni re.split", clause="tokenize_words.split"),
     mutant("tokenize_words_spaces_only", "split(' ') with the empty tokens filtered: only the space separates",
            "tokenize_words", [("return text.split()", 'return [w for w in text.split(" ") if w]')],
-           {"test_tokenize_words_any_whitespace"}, "tabuladores y los saltos de línea"),
+           {"test_tokenize_words_any_whitespace"}, "tabuladores y los saltos de línea", clause="tokenize_words.any_whitespace"),
     mutant("tokenize_words_letters_only", "keeps runs of word characters, dropping the punctuation",
            "tokenize_words", [("return text.split()", 'import re\n    return re.findall(r"\\w+", text)')],
-           {"test_tokenize_words_keeps_punctuation"}, "la puntuación queda pegada"),
+           {"test_tokenize_words_keeps_punctuation"}, "la puntuación queda pegada", clause="tokenize_words.keeps_punctuation"),
     mutant("tokenize_words_lowercases", "lowercases the text before splitting (as seed 004, step 4, does)",
            "tokenize_words", [("return text.split()", "return text.lower().split()")],
-           {"test_tokenize_words_published_sentence", "test_tokenize_words_keeps_case"}, "No cambies las mayúsculas"),
+           {"test_tokenize_words_published_sentence", "test_tokenize_words_keeps_case"}, "No cambies las mayúsculas", clause="tokenize_words.keeps_case"),
 
     # --- build_vocab --------------------------------------------------------------------
     mutant("build_vocab_sorted", "numbers the tokens in alphabetical order", "build_vocab",
            [("(*specials, *tokens)", "(*specials, *sorted(tokens))")],
-           {"test_build_vocab_published_sentence", "test_build_vocab_first_appearance_order"}, "no el orden alfabético"),
+           {"test_build_vocab_published_sentence", "test_build_vocab_first_appearance_order"}, "no el orden alfabético", clause="build_vocab.first_appearance"),
     mutant("build_vocab_specials_last", "appends the specials after the tokens", "build_vocab",
            [("(*specials, *tokens)", "(*tokens, *specials)")],
-           {"test_build_vocab_published_sentence", "test_build_vocab_specials_first"}, "Los especiales van primero"),
+           {"test_build_vocab_published_sentence", "test_build_vocab_specials_first"}, "Los especiales van primero", clause="build_vocab.specials_first"),
     mutant("build_vocab_ignores_specials", "always reserves [UNK] and ignores the `specials` argument", "build_vocab",
            [("(*specials, *tokens)", '("[UNK]", *tokens)')],
-           {"test_build_vocab_specials_first"}, "Usa el parámetro `specials`"),
+           {"test_build_vocab_specials_first"}, "Usa el parámetro `specials`", clause="build_vocab.specials_first"),
     mutant("build_vocab_duplicates_get_new_ids", "gives every occurrence the next id, so repeated tokens move",
            "build_vocab", [("        if token not in vocab:\n            vocab[token] = len(vocab)",
                             "        vocab[token] = len(vocab)")],
-           {"test_build_vocab_no_duplicates"}, "conserva su primer id"),
+           {"test_build_vocab_no_duplicates"}, "conserva su primer id", clause="build_vocab.no_duplicates"),
     rewrite("build_vocab_specials_not_deduplicated", "dedupes the tokens among themselves but numbers them after "
             "the specials, so a special among the tokens gets a second id and leaves a hole", '''
 def build_vocab(tokens, specials=("[UNK]",)):
@@ -85,7 +85,7 @@ def build_vocab(tokens, specials=("[UNK]",)):
     for i, token in enumerate(dict.fromkeys(tokens)):
         vocab[token] = len(specials) + i
     return vocab
-''', {"test_build_vocab_no_duplicates"}, "un especial que también aparece"),
+''', {"test_build_vocab_no_duplicates"}, "un especial que también aparece", clause="build_vocab.no_duplicates"),
 
     # --- encode -------------------------------------------------------------------------
     rewrite("encode_grows_vocab", "adds unknown tokens to the vocabulary, as the seed's JavaScript does", '''
@@ -97,51 +97,56 @@ def encode(tokens, vocab, unk="[UNK]"):
         ids.append(vocab[token])
     return ids
 ''', {"test_encode_unknown_tokens_become_unk", "test_encode_unk_id_comes_from_vocab", "test_encode_custom_unk_name",
-      "test_encode_missing_unk_raises"}, "ni lo añadas al vocabulario"),
+      "test_encode_missing_unk_raises"}, "ni lo añadas al vocabulario", clause="encode.token_ids"),
     rewrite("encode_unk_is_zero", "vocab.get(token, 0): assumes [UNK] is id 0 and never checks it exists", '''
 def encode(tokens, vocab, unk="[UNK]"):
     return [vocab.get(token, 0) for token in tokens]
-''', {"test_encode_unk_id_comes_from_vocab", "test_encode_missing_unk_raises"}, "no siempre 0"),
+''', {"test_encode_unk_id_comes_from_vocab", "test_encode_missing_unk_raises"}, "no siempre 0", clause="encode.unk_id_from_vocab"),
     mutant("encode_hardcoded_unk", "looks up '[UNK]' instead of the `unk` argument", "encode",
            [("unk_id = vocab[unk]", 'unk_id = vocab["[UNK]"]')],
-           {"test_encode_custom_unk_name"}, "Usa el parámetro `unk`"),
+           {"test_encode_custom_unk_name"}, "Usa el parámetro `unk`", clause="encode.unk_parameter"),
     rewrite("encode_lazy_unk_lookup", "looks up vocab[unk] only when an unknown token shows up", '''
 def encode(tokens, vocab, unk="[UNK]"):
     return [vocab[token] if token in vocab else vocab[unk] for token in tokens]
-''', {"test_encode_missing_unk_raises"}, "aunque todos los tokens sean conocidos"),
+''', {"test_encode_missing_unk_raises"}, "aunque todos los tokens sean conocidos", clause="encode.missing_unk"),
 
     # --- decode -------------------------------------------------------------------------
     rewrite("decode_by_position", "takes the id as a position in the vocabulary: list(vocab)[id]", '''
 def decode(ids, vocab):
     tokens = list(vocab)
     return [tokens[idx] for idx in ids]
-''', {"test_decode_inverse_lookup_not_position", "test_decode_unknown_id_raises"}, "no busques el token por su posición"),
+''', {"test_decode_inverse_lookup_not_position", "test_decode_unknown_id_raises"}, "no busques el token por su posición", clause="decode.by_id"),
     mutant("decode_unknown_id_as_unk", "decodes an unknown id as '[UNK]' instead of raising KeyError", "decode",
            [("id_to_token[idx] for idx in ids", 'id_to_token.get(idx, "[UNK]") for idx in ids')],
-           {"test_decode_unknown_id_raises"}, "KeyError"),
+           {"test_decode_unknown_id_raises"}, "KeyError", clause="decode.unknown_id"),
     mutant("decode_joins_text", "joins the tokens into one string, as bpe_bytes' decode returns text", "decode",
            [("return [id_to_token[idx] for idx in ids]", 'return " ".join(id_to_token[idx] for idx in ids)')],
            # Every specific test fails or is gated, so the catch-all is not excused: decode earns nothing.
            {"test_decode_published_sentence", "test_decode_inverse_lookup_not_position", "test_decode_matches_reference"},
-           "no un texto unido"),
+           "no un texto unido", clause="decode.token_list"),
 
     # --- oov_rate -----------------------------------------------------------------------
+    mutant("oov_rate_percentage", "a percentage (×100), where the lesson asks for a fraction between 0 and 1",
+           "oov_rate", [("return unknown / len(tokens)", "return 100 * unknown / len(tokens)")],
+           {"test_oov_rate_basic", "test_oov_rate_counts_occurrences", "test_oov_rate_divides_by_number_of_tokens",
+            "test_oov_rate_vocab_without_unk", "test_oov_rate_matches_reference"}, "no un porcentaje",
+           clause="oov_rate.fraction"),
     mutant("oov_rate_divides_by_vocab_size", "divides by the size of the vocabulary", "oov_rate",
            [("/ len(tokens)", "/ len(vocab)")],
-           {"test_oov_rate_divides_by_number_of_tokens"}, "no entre el tamaño del vocabulario"),
+           {"test_oov_rate_divides_by_number_of_tokens"}, "no entre el tamaño del vocabulario", clause="oov_rate.denominator"),
     mutant("oov_rate_distinct_unknown_tokens", "counts each unknown token once, however often it appears", "oov_rate",
            [("sum(token not in vocab for token in tokens)", "len({token for token in tokens if token not in vocab})")],
-           {"test_oov_rate_counts_occurrences"}, "Cuenta apariciones"),
+           {"test_oov_rate_counts_occurrences"}, "Cuenta apariciones", clause="oov_rate.occurrences"),
     mutant("oov_rate_distinct_tokens", "measures over the distinct tokens (a set) instead of the occurrences",
            "oov_rate", [("for token in tokens)", "for token in set(tokens))"), ("/ len(tokens)", "/ len(set(tokens))")],
-           {"test_oov_rate_counts_occurrences"}, "Cuenta apariciones"),
+           {"test_oov_rate_counts_occurrences"}, "Cuenta apariciones", clause="oov_rate.occurrences"),
     mutant("oov_rate_divides_by_zero", "lets an empty list raise ZeroDivisionError", "oov_rate",
-           [(EMPTY_CHECK, "")], {"test_oov_rate_empty_list"}, "ZeroDivisionError"),
+           [(EMPTY_CHECK, "")], {"test_oov_rate_empty_list"}, "ZeroDivisionError", clause="oov_rate.empty"),
     rewrite("oov_rate_counts_unk_ids", "counts the tokens that would be encoded as vocab['[UNK]']", '''
 def oov_rate(tokens, vocab):
     if not tokens:
         return 0.0
     unk_id = vocab["[UNK]"]
     return sum(vocab.get(token, unk_id) == unk_id for token in tokens) / len(tokens)
-''', {"test_oov_rate_vocab_without_unk"}, "no hace falta que el vocabulario tenga [UNK]"),
+''', {"test_oov_rate_vocab_without_unk"}, "no hace falta que el vocabulario tenga [UNK]", clause="oov_rate.no_unk_needed"),
 ]

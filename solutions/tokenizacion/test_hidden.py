@@ -30,7 +30,39 @@ RETURNS = {
     "decode": ListOf(STR),
     "oov_rate": NUMBER,  # a float; an int is the same number (the basic test charges the type)
 }
-student = checked_student(RETURNS)
+# The inputs the lesson defines, per function (`a`: the call's arguments by name). The audit replays
+# every call of this suite against them (tests/test_clauses.py): nothing outside them is graded.
+DOMAIN = {
+    "tokenize_chars": lambda a: isinstance(a["text"], str),
+    "tokenize_words": lambda a: isinstance(a["text"], str),
+    # §4: the specials are reserved names, each once; a token is any str.
+    "build_vocab": lambda a: _strs(a["tokens"]) and _strs(a["specials"]) and _distinct(a["specials"]),
+    # §5: a vocabulary {token: id}; a missing `unk` is a KeyError the lesson states.
+    "encode": lambda a: _strs(a["tokens"]) and _is_vocab(a["vocab"]) and isinstance(a["unk"], str),
+    # §6: ids are looked up by value, so each id names one token; an unknown id is a stated KeyError.
+    "decode": lambda a: _ints(a["ids"]) and _is_vocab(a["vocab"]) and _distinct(a["vocab"].values()),
+    "oov_rate": lambda a: _strs(a["tokens"]) and _is_vocab(a["vocab"]),
+}
+
+
+def _strs(values):
+    return all(isinstance(v, str) for v in values)
+
+
+def _ints(values):
+    return all(type(v) is int for v in values)
+
+
+def _distinct(values):
+    values = list(values)
+    return len(set(values)) == len(values)
+
+
+def _is_vocab(vocab):
+    return isinstance(vocab, dict) and _strs(vocab) and _ints(vocab.values())
+
+
+student = checked_student(RETURNS, DOMAIN)
 
 # Tests whose inputs are the lesson's own worked examples (the release's visible checks): a table of
 # those examples passes them, so they earn their own points but no share of a catch-all test.
@@ -40,6 +72,78 @@ PUBLISHED_EXAMPLES = {
     "test_oov_rate_basic",
     "test_tokenize_chars_published_sentence",
     "test_tokenize_words_published_sentence",
+}
+
+# The lesson's rules for the graded functions (§ = its section), each with the hidden tests that pin
+# it. `autograder audit` checks both ways (every test pins a rule) and that buggy.py breaks each one
+# alone with one of those tests' hints first.
+CLAUSES = {
+    "tokenize_chars.every_character": (
+        "§2: cada carácter del texto es un token, y los espacios entre palabras son caracteres como cualquier otro",
+        {"test_tokenize_chars_published_sentence", "test_tokenize_chars_inner_spaces_are_tokens",
+         "test_tokenize_chars_matches_reference"}),
+    "tokenize_chars.keeps_whitespace": (
+        "§2: los espacios, tabuladores y saltos de línea son tokens y no hay que quitarlos",
+        {"test_tokenize_chars_keeps_all_whitespace"}),
+    "tokenize_chars.code_points": (
+        "§2: la ñ, la á o un emoji son un punto de código cada uno: caracteres, no bytes",
+        {"test_tokenize_chars_non_ascii"}),
+    "tokenize_chars.no_grouping": (
+        "§2: un token por punto de código, lo que se ve no siempre es un carácter (e + tilde combinante son dos)",
+        {"test_tokenize_chars_combining_marks"}),
+    "tokenize_words.split": (
+        "§3: se separa como str.split() sin argumentos: varios espacios seguidos o en los extremos no crean tokens vacíos",
+        {"test_tokenize_words_published_sentence", "test_tokenize_words_no_empty_tokens",
+         "test_tokenize_words_matches_reference"}),
+    "tokenize_words.any_whitespace": (
+        "§3: cualquier espacio en blanco separa: espacio, tabulador, salto de línea",
+        {"test_tokenize_words_any_whitespace"}),
+    "tokenize_words.keeps_punctuation": (
+        "§3: no separa la puntuación ('alta.' es un token)", {"test_tokenize_words_keeps_punctuation"}),
+    "tokenize_words.keeps_case": (
+        "§3: no pasa a minúsculas ('La' y 'la' son tokens distintos)", {"test_tokenize_words_keeps_case"}),
+    "build_vocab.first_appearance": (
+        "§4: después de los especiales, cada token nuevo recibe el siguiente id por orden de primera aparición, no alfabético",
+        {"test_build_vocab_published_sentence", "test_build_vocab_first_appearance_order",
+         "test_build_vocab_matches_reference"}),
+    "build_vocab.specials_first": (
+        "§4: primero van los tokens especiales de `specials`, en su orden", {"test_build_vocab_specials_first"}),
+    "build_vocab.no_duplicates": (
+        "§4: ids de 0 a n − 1 sin huecos ni repeticiones; un token repetido, o un especial que aparece entre los "
+        "tokens, conserva su primer id", {"test_build_vocab_no_duplicates"}),
+    "encode.token_ids": (
+        "§5: cambia cada token por su id; uno que no está en el vocabulario recibe el id de `unk`, y el vocabulario "
+        "no se toca", {"test_encode_published_sentence", "test_encode_unknown_tokens_become_unk",
+                       "test_encode_matches_reference"}),
+    "encode.unk_id_from_vocab": (
+        "§5: el id de [UNK] no es siempre 0: se busca en el vocabulario", {"test_encode_unk_id_comes_from_vocab"}),
+    "encode.unk_parameter": (
+        "§5: el token desconocido es el parámetro `unk`, no el texto '[UNK]'", {"test_encode_custom_unk_name"}),
+    "encode.missing_unk": (
+        "§5: si `unk` no está en el vocabulario, encode lanza KeyError siempre, aunque todos los tokens sean conocidos",
+        {"test_encode_missing_unk_raises"}),
+    "decode.token_list": (
+        "§6: cambia cada id por el token que tiene ese id y devuelve la lista de tokens, no un texto unido",
+        {"test_decode_published_sentence", "test_decode_matches_reference"}),
+    "decode.by_id": (
+        "§6: el token se busca por su id (diccionario inverso), no por su posición en el vocabulario",
+        {"test_decode_inverse_lookup_not_position"}),
+    "decode.unknown_id": (
+        "§6: un id que no está en el vocabulario lanza KeyError", {"test_decode_unknown_id_raises"}),
+    "oov_rate.fraction": (
+        "§7: la tasa es (tokens fuera del vocabulario) / (número de tokens), una fracción entre 0 y 1 (float), "
+        "no un porcentaje", {"test_oov_rate_basic", "test_oov_rate_matches_reference"}),
+    "oov_rate.occurrences": (
+        "§7: se cuentan apariciones: una palabra desconocida que sale tres veces suma tres",
+        {"test_oov_rate_counts_occurrences"}),
+    "oov_rate.denominator": (
+        "§7: se divide entre el número de tokens del texto, no entre el tamaño del vocabulario",
+        {"test_oov_rate_divides_by_number_of_tokens"}),
+    "oov_rate.empty": (
+        "§7: con una lista vacía la tasa es 0.0, sin dividir entre cero", {"test_oov_rate_empty_list"}),
+    "oov_rate.no_unk_needed": (
+        "§7: no depende de [UNK]: un token está fuera si no es una clave de `vocab`",
+        {"test_oov_rate_vocab_without_unk"}),
 }
 
 grade = pytest.mark.grade
