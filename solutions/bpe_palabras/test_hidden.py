@@ -32,9 +32,95 @@ RETURNS = {
     "train_bpe": Seq(Seq(STR, length=2)),
     "tokenize": Seq(STR),
 }
-student = checked_student(RETURNS)
+# The inputs the lesson defines, per function (`a`: the call's arguments by name). The audit replays
+# every call of this suite against them (tests/test_clauses.py): nothing outside them is graded.
+# Words may be empty ("Cómo se califica" says the tests use them): their rule follows from §4-§7.
+DOMAIN = {
+    "get_stats": lambda a: isinstance(a["words"], dict) and all(
+        _symbols(w) and _count(f) for w, f in a["words"].items()),
+    "merge_pair": lambda a: _symbols(a["symbols"]) and _symbols(a["pair"]) and len(a["pair"]) == 2,
+    "train_bpe": lambda a: _corpus(a["corpus"]) and _count(a["num_merges"], 0) and _end(a["end"])
+                           and _count(a["min_count"]),
+    "tokenize": lambda a: isinstance(a["word"], str) and _end(a["end"])
+                          and all(_symbols(p) and len(p) == 2 for p in a["merges"]),
+}
+
+
+def _symbols(value):
+    return isinstance(value, (tuple, list)) and all(isinstance(s, str) and s for s in value)
+
+
+def _count(value, least=1):
+    return type(value) is int and value >= least
+
+
+def _end(end):
+    return end is None or (isinstance(end, str) and end != "")
+
+
+def _corpus(corpus):
+    return isinstance(corpus, dict) and all(isinstance(w, str) and _count(f) for w, f in corpus.items())
+
+
+student = checked_student(RETURNS, DOMAIN)
 
 DEPENDS_ON = {"train_bpe": ("get_stats", "merge_pair"), "tokenize": ("get_stats", "merge_pair")}
+
+# The lesson's rules for the graded functions (§ = its section), each with the hidden tests that pin
+# it. `autograder audit` checks both ways (every test pins a rule) and that buggy.py breaks each one
+# alone with one of those tests' hints first.
+CLAUSES = {
+    "get_stats.neighbour_pairs": (
+        "§4: devuelve {(a, b): cuenta} con todos los pares de símbolos vecinos de cada palabra, cada aparición "
+        "contada (una palabra de un solo símbolo no tiene pares)",
+        {"test_get_stats_counts_pairs", "test_get_stats_repeated_pair_in_a_word",
+         "test_get_stats_words_without_pairs", "test_get_stats_matches_reference"}),
+    "get_stats.weighted": (
+        "§4: cada aparición de un par suma la frecuencia de su palabra, no 1", {"test_get_stats_weighted_by_frequency"}),
+    "get_stats.overlaps": (
+        "§4: los pares se solapan: ('a', 'a', 'a') con frecuencia f aporta 2 * f", {"test_get_stats_overlapping_pairs"}),
+    "get_stats.order": (
+        "§4: las claves quedan en orden de primera aparición", {"test_get_stats_first_occurrence_order"}),
+    "merge_pair.new_tuple": (
+        "§5: devuelve una tupla nueva en la que cada aparición del par es un solo símbolo, la unión de los dos",
+        {"test_merge_pair_replaces_pair", "test_merge_pair_matches_reference"}),
+    "merge_pair.left_to_right": (
+        "§5: de izquierda a derecha y sin solapes: ('a', 'a', 'a') con ('a', 'a') da ('aa', 'a')",
+        {"test_merge_pair_left_to_right_without_overlap"}),
+    "merge_pair.keeps_the_rest": (
+        "§5: los símbolos que no forman el par quedan como estaban, también el último",
+        {"test_merge_pair_keeps_the_tail"}),
+    "merge_pair.whole_symbols": (
+        "§5: se comparan símbolos enteros: en ('ma', 'r') no está el par ('a', 'r')", {"test_merge_pair_whole_symbols"}),
+    "train_bpe.most_frequent_first_seen": (
+        "§3, §6: en cada vuelta se cuentan los pares de la segmentación actual y se fusiona en todas las palabras el "
+        "más frecuente; en un empate gana el que aparece primero al recorrer las palabras en el orden del corpus, "
+        "cada una de izquierda a derecha (los ejemplos hechos a mano y el corpus médico)",
+        {"test_train_bpe_published_first_merges", "test_train_bpe_published_vocabulary",
+         "test_train_bpe_low_lower_newest_widest", "test_train_bpe_tie_rule", "test_train_bpe_matches_reference"}),
+    "train_bpe.end_marker": (
+        "§2, §6: cada palabra empieza como sus caracteres más la marca `end` (por defecto '_')",
+        {"test_train_bpe_end_marker"}),
+    "train_bpe.no_marker": (
+        "§6: con end=None no se añade ninguna marca", {"test_train_bpe_no_marker_when_end_is_none"}),
+    "train_bpe.stops_without_pairs": (
+        "§6: se para antes si no queda ningún par", {"test_train_bpe_stops_when_no_pair_is_left"}),
+    "train_bpe.min_count": (
+        "§6: se para si el mejor par aparece menos de `min_count` veces (por defecto 1); con exactamente min_count "
+        "se fusiona", {"test_train_bpe_min_count", "test_train_bpe_gato_pato",
+                       "test_train_bpe_default_min_count_merges_single_pairs"}),
+    "tokenize.learned_order": (
+        "§7: parte de los caracteres de la palabra más la marca y aplica cada fusión en el orden en que se aprendió; "
+        "devuelve una lista", {"test_tokenize_learned_order", "test_tokenize_published_medical",
+                               "test_tokenize_published_small_examples", "test_tokenize_matches_reference"}),
+    "tokenize.not_by_frequency": (
+        "§7: el orden lo da la lista de fusiones, no la frecuencia de los pares en la palabra",
+        {"test_tokenize_not_by_frequency_in_the_word"}),
+    "tokenize.end_marker": (
+        "§7: la palabra termina con la marca `end`, como en el entrenamiento", {"test_tokenize_end_marker"}),
+    "tokenize.no_marker": (
+        "§7: con end=None no se añade ninguna marca", {"test_tokenize_no_marker_when_end_is_none"}),
+}
 
 # Tests whose inputs are the lesson's own worked examples (the release's visible checks): a table of
 # those examples passes them, so they earn their own points but no share of a catch-all test.
