@@ -28,12 +28,119 @@ RETURNS = {
     "decode": STR,
     "compression_ratio": NUMBER,  # a float; an int is the same number (the basic test charges the type)
 }
-student = checked_student(RETURNS)
+# The inputs the lesson defines, per function (`a`: the call's arguments by name). The audit replays
+# every call of this suite against them (tests/test_clauses.py): nothing outside them is graded.
+DOMAIN = {
+    # §3: ids are ints; `counts`, when given, is a {pair: count} dict to update.
+    "get_stats": lambda a: _ints(a["ids"]) and (a["counts"] is None or _is_merges(a["counts"])),
+    "merge": lambda a: _ints(a["ids"]) and _is_pair(a["pair"]) and type(a["idx"]) is int,
+    # §5: a vocab_size under 256 is a ValueError the lesson states.
+    "train_bpe": lambda a: isinstance(a["text"], str) and type(a["vocab_size"]) is int,
+    # §5-§7: merges as train_bpe makes them: ids 256, 257, ... (in any order), each from earlier ids.
+    "build_vocab": lambda a: _is_trained(a["merges"]),
+    "encode": lambda a: isinstance(a["text"], str) and _is_trained(a["merges"]),
+    # §8: an id not in vocab is a KeyError the lesson states.
+    "decode": lambda a: _ints(a["ids"]) and isinstance(a["vocab"], dict)
+                        and all(type(i) is int and isinstance(b, bytes) for i, b in a["vocab"].items()),
+    # §9: an empty list of ids is a ValueError the lesson states.
+    "compression_ratio": lambda a: isinstance(a["text"], str) and _ints(a["ids"]),
+}
+
+
+def _ints(values):
+    return all(type(v) is int for v in values)
+
+
+def _is_pair(pair):
+    return isinstance(pair, tuple) and len(pair) == 2 and _ints(pair)
+
+
+def _is_merges(merges):
+    return isinstance(merges, dict) and all(_is_pair(p) and type(n) is int for p, n in merges.items())
+
+
+def _is_trained(merges):
+    if not _is_merges(merges):
+        return False
+    ids = sorted(merges.values())
+    made = {pair: idx for pair, idx in merges.items()}
+    return ids == list(range(256, 256 + len(ids))) and all(max(pair) < idx for pair, idx in made.items())
+
+
+student = checked_student(RETURNS, DOMAIN)
 
 DEPENDS_ON = {"train_bpe": ("get_stats", "merge"), "encode": ("get_stats", "merge")}
 # Arguments whose in-place changes the tests must see (`counts` by contract, `ids` to catch a
 # merge that mutates it); any other change a student makes stays in the worker.
 MUTATES = {"get_stats": ("counts",), "merge": ("ids",)}
+
+# The lesson's rules for the graded functions (§ = its section), each with the hidden tests that pin
+# it. `autograder audit` checks both ways (every test pins a rule) and that buggy.py breaks each one
+# alone with one of those tests' hints first.
+CLAUSES = {
+    "get_stats.pairs": (
+        "§3: devuelve {(a, b): cuenta} con cada par de ids vecinos y todas sus apariciones; una lista vacía o de un "
+        "id no tiene pares", {"test_get_stats_counts_pairs", "test_get_stats_repeated_pairs_add_up",
+                              "test_get_stats_short_lists", "test_get_stats_matches_reference"}),
+    "get_stats.overlaps": (
+        "§2, §3: al contar, los pares se solapan: [97, 97, 97] contiene dos veces (97, 97)",
+        {"test_get_stats_overlapping_pairs"}),
+    "get_stats.counts_in_place": (
+        "§3: si recibe `counts`, actualiza ese mismo diccionario y lo devuelve", {"test_get_stats_updates_counts_in_place"}),
+    "get_stats.fresh_dict": (
+        "§3: sin `counts`, cada llamada empieza con un diccionario nuevo (counts=None, no counts={})",
+        {"test_get_stats_fresh_dict_each_call"}),
+    "merge.replaces": (
+        "§4: devuelve una lista nueva en la que cada aparición del par es `idx` y el resto se copia tal cual, "
+        "también el último id", {"test_merge_replaces_pair", "test_merge_keeps_the_tail", "test_merge_matches_reference"}),
+    "merge.no_overlap": (
+        "§2, §4: al fusionar no hay solapes: después de fusionar en i se sigue en i + 2",
+        {"test_merge_does_not_overlap"}),
+    "merge.leaves_ids": (
+        "§4: la lista `ids` que recibe no cambia", {"test_merge_leaves_input_alone"}),
+    "train_bpe.most_frequent": (
+        "§2, §5: en cada vuelta cuenta los pares de la secuencia actual y fusiona el más frecuente; en un empate gana "
+        "el de primera aparición más temprana", {"test_train_bpe_published_example", "test_train_bpe_tie_rule",
+                                                 "test_train_bpe_merges_most_frequent_pair",
+                                                 "test_train_bpe_matches_reference"}),
+    "train_bpe.new_ids": (
+        "§5: la fusión k (desde 0) recibe el id 256 + k", {"test_train_bpe_new_ids"}),
+    "train_bpe.utf8_bytes": (
+        "§1, §5: se entrena sobre los bytes UTF-8 del texto, no sobre los caracteres", {"test_train_bpe_uses_utf8_bytes"}),
+    "train_bpe.runs_out": (
+        "§5: si quedan menos de dos ids no hay pares: termina con las fusiones aprendidas",
+        {"test_train_bpe_stops_when_sequence_runs_out"}),
+    "train_bpe.small_vocab": (
+        "§5: con vocab_size menor que 256 lanza ValueError", {"test_train_bpe_rejects_small_vocab"}),
+    "build_vocab.bytes": (
+        "§6: los 256 bytes sueltos y, por cada fusión (a, b) -> idx, vocab[idx] = vocab[a] + vocab[b], como bytes",
+        {"test_build_vocab_bytes_and_merges", "test_build_vocab_values_are_bytes"}),
+    "build_vocab.by_id": (
+        "§6: las fusiones se recorren por id creciente, no en el orden del diccionario ni por el par",
+        {"test_build_vocab_unordered_merges", "test_build_vocab_sorted_by_id_not_by_pair"}),
+    "encode.lowest_id_first": (
+        "§7: parte de los bytes UTF-8 del texto y, mientras haya un par fusionable, fusiona el de id de fusión más "
+        "bajo, no el más frecuente", {"test_encode_published_example", "test_encode_lowest_merge_id_not_frequency",
+                                      "test_encode_short_texts", "test_encode_non_ascii",
+                                      "test_encode_matches_reference"}),
+    "encode.dict_order": (
+        "§7: el orden del diccionario `merges` no importa: se elige por el id de fusión", {"test_encode_ignores_dict_order"}),
+    "decode.join_then_decode": (
+        "§8: primero se unen los bytes de todos los ids y después se decodifica: un carácter puede repartirse "
+        "entre dos tokens", {"test_decode_joins_bytes", "test_decode_characters_split_across_tokens",
+                             "test_decode_round_trip"}),
+    "decode.replace": (
+        "§8: los bytes que no forman UTF-8 válido no lanzan excepción: errors='replace'",
+        {"test_decode_invalid_utf8_is_replaced"}),
+    "decode.unknown_id": (
+        "§8: un id que no está en vocab lanza KeyError", {"test_decode_unknown_id_raises"}),
+    "compression_ratio.bytes_per_token": (
+        "§9: la razón es bytes / tokens", {"test_compression_ratio_published_example"}),
+    "compression_ratio.utf8_bytes": (
+        "§9: se cuentan los bytes UTF-8 del texto, no sus caracteres", {"test_compression_ratio_counts_utf8_bytes"}),
+    "compression_ratio.empty_ids": (
+        "§9: sin ids lanza ValueError", {"test_compression_ratio_rejects_empty_ids"}),
+}
 
 # Tests whose inputs are the lesson's own worked examples (the release's visible checks): a table of
 # those examples passes them, so they earn their own points but no share of a catch-all test.
