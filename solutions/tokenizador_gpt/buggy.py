@@ -41,10 +41,10 @@ BUGGY = [
     # --- pretokenize --------------------------------------------------------------------
     mutant("pretokenize_gpt2_default", "defaults to the GPT-2 pattern instead of GPT-4's", "pretokenize",
            [("def pretokenize(text, pattern=GPT4_SPLIT_PATTERN):", "def pretokenize(text, pattern=GPT2_SPLIT_PATTERN):")],
-           {"test_pretokenize_gpt4_default"}, "GPT4_SPLIT_PATTERN"),
+           {"test_pretokenize_gpt4_default"}, "GPT4_SPLIT_PATTERN", clause="pretokenize.gpt4_default"),
     mutant("pretokenize_drops_whitespace", "keeps only the chunks that are not pure whitespace", "pretokenize",
            [("return regex.findall(pattern, text)", "return [c for c in regex.findall(pattern, text) if c.strip()]")],
-           {"test_pretokenize_keeps_whitespace"}, "espacios"),
+           {"test_pretokenize_keeps_whitespace"}, "espacios", clause="pretokenize.findall"),
 
     # --- train_regex_bpe ----------------------------------------------------------------
     mutant("train_regex_bpe_pairs_cross_chunks", "trains on the bytes of the whole text, ignoring the chunks",
@@ -52,11 +52,11 @@ BUGGY = [
            [('chunks = [list(chunk.encode("utf-8")) for chunk in pretokenize(text, pattern)]',
              'chunks = [list(text.encode("utf-8"))]')],
            {"test_train_regex_bpe_pairs_stay_in_chunks", "test_train_regex_bpe_gpt4_default",
-            "test_train_regex_bpe_stops_when_no_pair_left", "test_train_regex_bpe_published_example"}, "nunca cruzan"),
+            "test_train_regex_bpe_stops_when_no_pair_left", "test_train_regex_bpe_published_example"}, "nunca cruzan", clause="train_regex_bpe.within_chunks"),
     mutant("train_regex_bpe_smallest_pair_ties", "breaks ties by the smallest pair instead of the first occurrence",
            "train_regex_bpe",
            [("pair = max(stats, key=stats.get)", "pair = min(stats, key=lambda p: (-stats[p], p))")],
-           {"test_train_regex_bpe_published_example", "test_train_regex_bpe_tie_rule"}, "primera aparición"),
+           {"test_train_regex_bpe_published_example", "test_train_regex_bpe_tie_rule"}, "primera aparición", clause="train_regex_bpe.tie_rule"),
     rewrite("train_regex_bpe_chunks_by_frequency", "counts each distinct chunk once, most frequent chunk first", '''
 def train_regex_bpe(text, vocab_size, pattern=GPT4_SPLIT_PATTERN):
     from collections import Counter
@@ -86,7 +86,7 @@ def train_regex_bpe(text, vocab_size, pattern=GPT4_SPLIT_PATTERN):
                     i += 1
             chunks[k] = out
     return merges
-''', {"test_train_regex_bpe_tie_rule"}, "sin ordenar ni agrupar"),
+''', {"test_train_regex_bpe_tie_rule"}, "sin ordenar ni agrupar", clause="train_regex_bpe.tie_rule"),
     rewrite("train_regex_bpe_stops_on_total_length", "stops when fewer than two ids remain in total, not when no pair is left", '''
 def train_regex_bpe(text, vocab_size, pattern=GPT4_SPLIT_PATTERN):
     if vocab_size < 256:
@@ -113,28 +113,28 @@ def train_regex_bpe(text, vocab_size, pattern=GPT4_SPLIT_PATTERN):
                     i += 1
             chunks[k] = out
     return merges
-''', {"test_train_regex_bpe_stops_when_no_pair_left", "test_train_regex_bpe_published_example"}, "ningún par"),
+''', {"test_train_regex_bpe_stops_when_no_pair_left", "test_train_regex_bpe_published_example"}, "ningún par", clause="train_regex_bpe.no_pair_left"),
     mutant("train_regex_bpe_ignores_pattern", "always chunks with the default pattern", "train_regex_bpe",
            [("in pretokenize(text, pattern)", "in pretokenize(text)")],
-           {"test_train_regex_bpe_uses_pattern"}, "`pattern` que recibes"),
+           {"test_train_regex_bpe_uses_pattern"}, "`pattern` que recibes", clause="train_regex_bpe.uses_pattern"),
     mutant("train_regex_bpe_code_points", "trains on ord() of characters instead of UTF-8 bytes", "train_regex_bpe",
            [('list(chunk.encode("utf-8"))', "[ord(c) for c in chunk]")],
-           {"test_train_regex_bpe_uses_utf8_bytes"}, "bytes UTF-8"),
+           {"test_train_regex_bpe_uses_utf8_bytes"}, "bytes UTF-8", clause="train_regex_bpe.utf8_bytes"),
     mutant("train_regex_bpe_accepts_small_vocab", "returns no merges instead of rejecting vocab_size < 256",
-           "train_regex_bpe", [(VOCAB_CHECK, "")], {"test_train_regex_bpe_rejects_small_vocab"}, "ValueError"),
+           "train_regex_bpe", [(VOCAB_CHECK, "")], {"test_train_regex_bpe_rejects_small_vocab"}, "ValueError", clause="train_regex_bpe.vocab_size"),
 
     mutant("train_regex_bpe_distinct_chunks", "trains on the distinct chunks, each counted once whatever its frequency",
            "train_regex_bpe",
            [('for chunk in pretokenize(text, pattern)]', 'for chunk in dict.fromkeys(pretokenize(text, pattern))]')],
-           {"test_train_regex_bpe_repeated_chunks_count"}, "tantas veces como aparece"),
+           {"test_train_regex_bpe_repeated_chunks_count"}, "tantas veces como aparece", clause="train_regex_bpe.repeated_chunks"),
     mutant("train_regex_bpe_pair_once_per_chunk", "counts each pair once per chunk, not every occurrence",
            "train_regex_bpe",
            [("            for pair in zip(ids, ids[1:]):\n                stats[pair]",
              "            for pair in dict.fromkeys(zip(ids, ids[1:])):\n                stats[pair]")],
-           {"test_train_regex_bpe_counts_every_occurrence", "test_train_regex_bpe_uses_pattern"}, "cada aparición"),
+           {"test_train_regex_bpe_counts_every_occurrence", "test_train_regex_bpe_uses_pattern"}, "cada aparición", clause="train_regex_bpe.every_occurrence"),
     mutant("train_regex_bpe_rejects_256", "raises ValueError for vocab_size == 256 too (off by one)", "train_regex_bpe",
            [("    if vocab_size < 256:", "    if vocab_size <= 256:")],
-           {"test_train_regex_bpe_vocab_size_256"}, "vocab_size = 256 es válido"),
+           {"test_train_regex_bpe_vocab_size_256"}, "vocab_size = 256 es válido", clause="train_regex_bpe.vocab_size"),
     rewrite("train_regex_bpe_stale_tie_order", "updates the pair counts incrementally, so ties keep the order of the "
             "first round instead of the current segmentation", '''
 def train_regex_bpe(text, vocab_size, pattern=GPT4_SPLIT_PATTERN):
@@ -170,12 +170,12 @@ def train_regex_bpe(text, vocab_size, pattern=GPT4_SPLIT_PATTERN):
             chunks[k] = out
     return merges
 ''', {"test_train_regex_bpe_published_example", "test_train_regex_bpe_ties_in_current_segmentation"},
-            "segmentación actual"),
+            "segmentación actual", clause="train_regex_bpe.current_segmentation"),
 
     # --- encode_ordinary ----------------------------------------------------------------
     mutant("encode_ordinary_whole_text", "BPE-encodes the whole text without chunking it", "encode_ordinary",
            [("for chunk in pretokenize(text, pattern):", "for chunk in [text]:")],
-           {"test_encode_ordinary_chunks_first", "test_encode_ordinary_gpt4_default"}, "una fusión nunca une"),
+           {"test_encode_ordinary_chunks_first", "test_encode_ordinary_gpt4_default"}, "una fusión nunca une", clause="encode_ordinary.chunks_first"),
     rewrite("encode_ordinary_by_frequency", "merges the most frequent known pair of each chunk, not the lowest merge id", '''
 def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
     out = []
@@ -200,7 +200,7 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
             ids = merged
         out.extend(ids)
     return out
-''', {"test_encode_ordinary_lowest_merge_id_not_frequency"}, "id de fusión más bajo"),
+''', {"test_encode_ordinary_lowest_merge_id_not_frequency"}, "id de fusión más bajo", clause="encode_ordinary.lowest_id_first"),
     rewrite("encode_ordinary_in_dict_order", "applies the merges in the dict's iteration order", '''
 def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
     out = []
@@ -218,56 +218,56 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
             ids = merged
         out.extend(ids)
     return out
-''', {"test_encode_ordinary_ignores_dict_order"}, "orden del diccionario"),
+''', {"test_encode_ordinary_ignores_dict_order"}, "orden del diccionario", clause="encode_ordinary.dict_order"),
     mutant("encode_ordinary_ignores_pattern", "always chunks with the default pattern", "encode_ordinary",
            [("in pretokenize(text, pattern)", "in pretokenize(text)")],
-           {"test_encode_ordinary_uses_pattern"}, "`pattern` que recibes"),
+           {"test_encode_ordinary_uses_pattern"}, "`pattern` que recibes", clause="encode_ordinary.uses_pattern"),
 
     # --- encode -------------------------------------------------------------------------
     mutant("encode_ignores_pattern", "hands encode_ordinary no pattern, so it always chunks with GPT-4's", "encode",
            [("return encode_ordinary(text, merges, pattern)", "return encode_ordinary(text, merges)"),
             ("out.extend(encode_ordinary(part, merges, pattern))", "out.extend(encode_ordinary(part, merges))")],
-           {"test_encode_uses_pattern"}, "`pattern` que recibes"),
+           {"test_encode_uses_pattern"}, "`pattern` que recibes", clause="encode.uses_pattern"),
     mutant("encode_shortest_special_first", "tries the shortest special token first where two overlap", "encode",
            [("key=len, reverse=True)", "key=len)")],
-           {"test_encode_longest_special_wins"}, "gana el más largo"),
+           {"test_encode_longest_special_wins"}, "gana el más largo", clause="encode.longest_wins"),
     mutant("encode_nothing_disallowed_still_raises", "reads disallowed_special=() as 'all', so special tokens "
            "can never be plain text", "encode",
            [('    if disallowed_special == "all":\n', '    if disallowed_special in ("all", ()):\n')],
-           {"test_encode_nothing_disallowed_treats_specials_as_text"}, "sin lanzar ningún error"),
+           {"test_encode_nothing_disallowed_treats_specials_as_text"}, "sin lanzar ningún error", clause="encode.nothing_disallowed"),
     mutant("encode_set_allows_unlisted", "with a set, encodes unlisted special tokens as text instead of raising "
            "(minbpe's behaviour)", "encode",
            [("        disallowed = set(special_tokens) - allowed\n",
              "        disallowed = set() if allowed else set(special_tokens)\n")],
-           {"test_encode_set_rejects_unlisted", "test_encode_set_checks_raw_text"}, "cualquier otro especial"),
+           {"test_encode_set_rejects_unlisted", "test_encode_set_checks_raw_text"}, "cualquier otro especial", clause="encode.set_rejects_unlisted"),
     mutant("encode_default_silent", "raises for disallowed special tokens only when some are allowed, so the "
            "default encodes them as text", "encode",
            [("        disallowed = set(special_tokens) - allowed\n",
              "        disallowed = set(special_tokens) - allowed if allowed else set()\n")],
-           {"test_encode_default_rejects_specials", "test_encode_set_rejects_unlisted"}, "lanza ValueError"),
+           {"test_encode_default_rejects_specials", "test_encode_set_rejects_unlisted"}, "lanza ValueError", clause="encode.default_rejects"),
     mutant("encode_disallowed_only_specials", "looks only for disallowed names that are special tokens", "encode",
            [("    for name in disallowed:\n", "    for name in set(disallowed) & set(special_tokens):\n")],
-           {"test_encode_disallowed_any_text"}, "no solo especiales"),
+           {"test_encode_disallowed_any_text"}, "no solo especiales", clause="encode.disallowed_any_text"),
     mutant("encode_disallowed_collection_as_all", "reads any non-empty disallowed_special as 'all'", "encode",
            [("        disallowed = disallowed_special\n",
              "        disallowed = set(special_tokens) - allowed if disallowed_special else ()\n")],
-           {"test_encode_disallowed_collection_as_given", "test_encode_disallowed_any_text"}, "se usa tal cual"),
+           {"test_encode_disallowed_collection_as_given", "test_encode_disallowed_any_text"}, "se usa tal cual", clause="encode.disallowed_as_given"),
     mutant("encode_accepts_minbpe_modes", "also takes minbpe's 'none' and 'none_raise' for allowed_special",
            "encode",
            [("    elif isinstance(allowed_special, AbstractSet):\n",
              '    elif allowed_special in ("none", "none_raise"):\n        allowed = set()\n'
              "    elif isinstance(allowed_special, AbstractSet):\n")],
-           {"test_encode_allowed_rejects_other_values"}, "TypeError"),
+           {"test_encode_allowed_rejects_other_values"}, "TypeError", clause="encode.other_values"),
     mutant("encode_disallowed_string_as_characters", "takes any string for disallowed_special, as a collection of "
            "its characters", "encode",
            [("not isinstance(disallowed_special, (str, bytes, Mapping))",
              "not isinstance(disallowed_special, (bytes, Mapping))")],
-           {"test_encode_disallowed_rejects_other_values"}, "TypeError"),
+           {"test_encode_disallowed_rejects_other_values"}, "TypeError", clause="encode.other_values"),
     mutant("encode_specials_unescaped", "builds the special-token regex without escaping the names", "encode",
            [("regex.escape(name)", "name")],
            {"test_encode_all_specials", "test_encode_set_encodes_listed", "test_encode_longest_special_wins",
             "test_encode_set_ignores_unknown_names", "test_encode_uses_pattern",
-            "test_encode_disallowed_collection_as_given"}, "regex.escape"),
+            "test_encode_disallowed_collection_as_given"}, "regex.escape", clause="encode.specials_to_ids"),
 
     rewrite("encode_longest_special_anywhere", "cuts the text by one special name after another, longest first, "
             "so a longer name wins even when a shorter one starts earlier", ENCODE_ARGUMENTS + '''    for name in disallowed:
@@ -289,7 +289,7 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
     for piece in pieces:
         out.extend([piece] if isinstance(piece, int) else encode_ordinary(piece, merges, pattern))
     return out
-''', {"test_encode_leftmost_special_wins"}, "de izquierda a derecha"),
+''', {"test_encode_leftmost_special_wins"}, "de izquierda a derecha", clause="encode.left_to_right"),
     rewrite("encode_set_checked_after_split", "looks for disallowed text only in what is left between the allowed "
             "special tokens, after cutting", ENCODE_ARGUMENTS + '''    names = sorted(allowed & set(special_tokens), key=len, reverse=True)
     parts = regex.split("(" + "|".join(regex.escape(name) for name in names) + ")", text) if names else [text]
@@ -302,7 +302,7 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
             raise ValueError("el texto contiene algo no permitido")
         out.extend(encode_ordinary(part, merges, pattern))
     return out
-''', {"test_encode_set_checks_raw_text"}, "texto original"),
+''', {"test_encode_set_checks_raw_text"}, "texto original", clause="encode.raw_text"),
     rewrite("encode_set_unknown_name_keyerror", "looks every allowed name up in special_tokens (KeyError for a "
             "name that is not a special token)", ENCODE_ARGUMENTS + '''    for name in disallowed:
         if name in text:
@@ -318,23 +318,23 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
         elif part:
             out.extend(encode_ordinary(part, merges, pattern))
     return out
-''', {"test_encode_set_ignores_unknown_names"}, "ignóralo"),
+''', {"test_encode_set_ignores_unknown_names"}, "ignóralo", clause="encode.unknown_names"),
 
     # --- decode -------------------------------------------------------------------------
     mutant("decode_strict_utf8", "decodes with errors='strict'", "decode",
            [('.decode("utf-8", errors="replace")', '.decode("utf-8")')],
-           {"test_decode_invalid_utf8_is_replaced"}, "errors='replace'"),
+           {"test_decode_invalid_utf8_is_replaced"}, "errors='replace'", clause="decode.replace"),
     mutant("decode_ignores_special_ids", "looks ids up in vocab only", "decode",
            [("        elif idx in special_bytes:\n            parts.append(special_bytes[idx])\n", "")],
-           {"test_decode_special_ids"}, "nombre del especial"),
+           {"test_decode_special_ids"}, "nombre del especial", clause="decode.special_ids"),
     mutant("decode_skips_unknown_ids", "skips ids it does not know instead of raising KeyError", "decode",
            [("            raise KeyError(idx)", "            continue")],
-           {"test_decode_unknown_id_raises"}, "KeyError"),
+           {"test_decode_unknown_id_raises"}, "KeyError", clause="decode.unknown_id"),
     rewrite("decode_token_by_token", "decodes each token separately, splitting multi-byte characters", '''
 def decode(ids, vocab, special_tokens):
     names = {idx: name for name, idx in special_tokens.items()}
     return "".join(names[idx] if idx in names else vocab[idx].decode("utf-8", errors="replace") for idx in ids)
-''', {"test_decode_characters_split_across_tokens"}, "un carácter puede repartirse"),
+''', {"test_decode_characters_split_across_tokens"}, "un carácter puede repartirse", clause="decode.join_then_decode"),
 
     # --- recover_merges -----------------------------------------------------------------
     rewrite("recover_merges_first_split", "takes the first split whose halves are older tokens, not the BPE split", '''
@@ -347,7 +347,7 @@ def recover_merges(mergeable_ranks):
                 merges[left, right] = rank
                 break
     return merges
-''', {"test_recover_merges_bpe_split_not_first_split", "test_recover_merges_repeated_pair_leftmost"}, "primer corte"),
+''', {"test_recover_merges_bpe_split_not_first_split", "test_recover_merges_repeated_pair_leftmost"}, "primer corte", clause="recover_merges.bpe_split"),
     rewrite("recover_merges_byte_values", "names single-byte parents by their byte value, not by their rank", '''
 def recover_merges(mergeable_ranks):
     merges = {}
@@ -368,10 +368,10 @@ def recover_merges(mergeable_ranks):
         left, right = (p[0] if len(p) == 1 else mergeable_ranks[p] for p in parts)
         merges[left, right] = rank
     return merges
-''', {"test_recover_merges_byte_permutation"}, "propio rango"),
+''', {"test_recover_merges_byte_permutation"}, "propio rango", clause="recover_merges.byte_ranks"),
     mutant("recover_merges_small_ranks_are_bytes", "skips every token of rank below 256 as if it were a single byte",
            "recover_merges", [("        if len(token) < 2:\n", "        if rank < 256:\n")],
-           {"test_recover_merges_small_ranks"}, "len(token) == 1"),
+           {"test_recover_merges_small_ranks"}, "len(token) == 1", clause="recover_merges.small_ranks"),
     rewrite("recover_merges_assumes_sorted_table", "re-encodes each token with the merges found so far, "
             "which needs the table sorted by rank", '''
 def recover_merges(mergeable_ranks):
@@ -389,8 +389,8 @@ def recover_merges(mergeable_ranks):
             ids[i:i + 2] = [merges[pair]]
         merges[ids[0], ids[1]] = rank
     return merges
-''', {"test_recover_merges_unordered_table"}, "cualquier orden"),
+''', {"test_recover_merges_unordered_table"}, "cualquier orden", clause="recover_merges.any_order"),
     mutant("recover_merges_rightmost_tie", "merges the last occurrence of a repeated lowest-rank pair, not the first",
            "recover_merges", [("if r < best_rank:", "if r <= best_rank:")],
-           {"test_recover_merges_repeated_pair_leftmost"}, "más a la izquierda"),
+           {"test_recover_merges_repeated_pair_leftmost"}, "más a la izquierda", clause="recover_merges.leftmost_tie"),
 ]

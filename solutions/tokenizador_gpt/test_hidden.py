@@ -29,12 +29,152 @@ RETURNS = {
     "decode": STR,
     "recover_merges": DictOf(Tuple(INT, INT), INT),
 }
-student = checked_student(RETURNS)
+# The inputs the lesson defines, per function (`a`: the call's arguments by name). The audit replays
+# every call of this suite against them (tests/test_clauses.py): nothing outside them is graded.
+DOMAIN = {
+    "pretokenize": lambda a: isinstance(a["text"], str) and isinstance(a["pattern"], str),
+    # §4: a vocab_size under 256 is a ValueError the lesson states.
+    "train_regex_bpe": lambda a: isinstance(a["text"], str) and type(a["vocab_size"]) is int
+                                 and isinstance(a["pattern"], str),
+    "encode_ordinary": lambda a: isinstance(a["text"], str) and _is_merges(a["merges"])
+                                 and isinstance(a["pattern"], str),
+    # §6: any other value of allowed_special or disallowed_special is a TypeError the lesson states.
+    "encode": lambda a: isinstance(a["text"], str) and _is_merges(a["merges"]) and _is_specials(a["special_tokens"])
+                        and isinstance(a["pattern"], str),
+    # §7: an id neither in vocab nor among the specials is a KeyError the lesson states.
+    "decode": lambda a: all(type(i) is int for i in a["ids"]) and _is_specials(a["special_tokens"])
+                        and all(type(i) is int and isinstance(b, bytes) for i, b in a["vocab"].items()),
+    # §8: a table of ranks: distinct ranks, the 256 single bytes or any part of a table like cl100k's.
+    "recover_merges": lambda a: isinstance(a["mergeable_ranks"], dict) and all(
+        isinstance(t, bytes) and t and type(r) is int for t, r in a["mergeable_ranks"].items())
+        and len(set(a["mergeable_ranks"].values())) == len(a["mergeable_ranks"]),
+}
+
+
+def _is_merges(merges):
+    return isinstance(merges, dict) and all(
+        isinstance(p, tuple) and len(p) == 2 and all(type(i) is int for i in p) and type(n) is int
+        for p, n in merges.items())
+
+
+def _is_specials(specials):
+    return isinstance(specials, dict) and all(isinstance(s, str) and s and type(i) is int for s, i in specials.items())
+
+
+student = checked_student(RETURNS, DOMAIN)
 
 DEPENDS_ON = {
     "train_regex_bpe": ("pretokenize",),
     "encode_ordinary": ("pretokenize",),
     "encode": ("encode_ordinary", "pretokenize"),
+}
+
+# The lesson's rules for the graded functions (§ = its section), each with the hidden tests that pin
+# it. `autograder audit` checks both ways (every test pins a rule) and that buggy.py breaks each one
+# alone with one of those tests' hints first.
+CLAUSES = {
+    "pretokenize.findall": (
+        "§3: devuelve todas las coincidencias de `pattern`, en orden, con el paquete regex: letras de cualquier "
+        "alfabeto, emoji y espacios incluidos (unir los trozos da el texto)",
+        {"test_pretokenize_uses_pattern", "test_pretokenize_unicode", "test_pretokenize_keeps_whitespace",
+         "test_pretokenize_matches_reference"}),
+    "pretokenize.gpt4_default": (
+        "§2, §3: sin `pattern`, se corta con GPT4_SPLIT_PATTERN", {"test_pretokenize_gpt4_default"}),
+    "train_regex_bpe.within_chunks": (
+        "§4: se cuentan los pares dentro de cada trozo de `pattern` (por defecto GPT4_SPLIT_PATTERN), nunca entre "
+        "trozos, y el más frecuente se fusiona en todos los trozos con el id 256 + k",
+        {"test_train_regex_bpe_published_example", "test_train_regex_bpe_pairs_stay_in_chunks",
+         "test_train_regex_bpe_gpt4_default", "test_train_regex_bpe_matches_reference"}),
+    "train_regex_bpe.tie_rule": (
+        "§4: en un empate gana el par de primera aparición, recorriendo los trozos en el orden del texto",
+        {"test_train_regex_bpe_tie_rule"}),
+    "train_regex_bpe.current_segmentation": (
+        "§4: el desempate mira la segmentación actual, la de después de las fusiones anteriores",
+        {"test_train_regex_bpe_ties_in_current_segmentation"}),
+    "train_regex_bpe.every_occurrence": (
+        "§4: cada aparición de un par dentro de un trozo cuenta", {"test_train_regex_bpe_counts_every_occurrence"}),
+    "train_regex_bpe.repeated_chunks": (
+        "§4: un trozo que se repite cuenta tantas veces como aparece", {"test_train_regex_bpe_repeated_chunks_count"}),
+    "train_regex_bpe.uses_pattern": (
+        "§4: los trozos salen del `pattern` que recibe", {"test_train_regex_bpe_uses_pattern"}),
+    "train_regex_bpe.utf8_bytes": (
+        "§4: se trabaja con los bytes UTF-8 de cada trozo", {"test_train_regex_bpe_uses_utf8_bytes"}),
+    "train_regex_bpe.no_pair_left": (
+        "§4: cuando no queda ningún par en ningún trozo, termina con las fusiones aprendidas",
+        {"test_train_regex_bpe_stops_when_no_pair_left"}),
+    "train_regex_bpe.vocab_size": (
+        "§4: vocab_size menor que 256 lanza ValueError; 256 es válido y no aprende fusiones",
+        {"test_train_regex_bpe_rejects_small_vocab", "test_train_regex_bpe_vocab_size_256"}),
+    "encode_ordinary.chunks_first": (
+        "§5: corta el texto en trozos, codifica los bytes UTF-8 de cada uno con las fusiones y junta los ids en "
+        "orden: una fusión nunca une dos trozos", {"test_encode_ordinary_published_example",
+                                                  "test_encode_ordinary_chunks_first", "test_encode_ordinary_gpt4_default",
+                                                  "test_encode_ordinary_non_ascii", "test_encode_ordinary_empty_text",
+                                                  "test_encode_ordinary_matches_reference"}),
+    "encode_ordinary.lowest_id_first": (
+        "§5: dentro de cada trozo se fusiona el par con el id de fusión más bajo, no el más frecuente",
+        {"test_encode_ordinary_lowest_merge_id_not_frequency"}),
+    "encode_ordinary.dict_order": (
+        "§5: el orden del diccionario `merges` no importa", {"test_encode_ordinary_ignores_dict_order"}),
+    "encode_ordinary.uses_pattern": (
+        "§5: los trozos salen del `pattern` que recibe", {"test_encode_ordinary_uses_pattern"}),
+    "encode.specials_to_ids": (
+        "§6: cada especial permitido del texto pasa a su id y el texto de entre medias se codifica con "
+        "encode_ordinary (sin especiales, el resultado es el de encode_ordinary)",
+        {"test_encode_all_specials", "test_encode_text_without_specials", "test_encode_set_encodes_listed",
+         "test_encode_matches_reference"}),
+    "encode.nothing_disallowed": (
+        "§6: con disallowed_special=() no se prohíbe nada y los especiales no permitidos se codifican como texto",
+        {"test_encode_nothing_disallowed_treats_specials_as_text"}),
+    "encode.default_rejects": (
+        "§6: por defecto, un especial en el texto lanza ValueError", {"test_encode_default_rejects_specials"}),
+    "encode.set_rejects_unlisted": (
+        "§6: con un conjunto de nombres, cualquier otro especial del texto lanza ValueError",
+        {"test_encode_set_rejects_unlisted"}),
+    "encode.raw_text": (
+        "§6: lo prohibido se busca en el texto original", {"test_encode_set_checks_raw_text"}),
+    "encode.unknown_names": (
+        "§6: un nombre de allowed_special que no es especial se ignora", {"test_encode_set_ignores_unknown_names"}),
+    "encode.disallowed_as_given": (
+        "§6: una colección en disallowed_special se usa tal cual", {"test_encode_disallowed_collection_as_given"}),
+    "encode.disallowed_any_text": (
+        "§6: lo prohibido es cualquier texto de la colección, aunque no sea un especial",
+        {"test_encode_disallowed_any_text"}),
+    "encode.other_values": (
+        "§6: cualquier otro valor de allowed_special o disallowed_special lanza TypeError",
+        {"test_encode_allowed_rejects_other_values", "test_encode_disallowed_rejects_other_values"}),
+    "encode.longest_wins": (
+        "§6: si varios especiales permitidos empiezan en el mismo sitio, gana el más largo",
+        {"test_encode_longest_special_wins"}),
+    "encode.left_to_right": (
+        "§6: los especiales se buscan de izquierda a derecha", {"test_encode_leftmost_special_wins"}),
+    "encode.uses_pattern": (
+        "§6: el texto de entre medias se corta con el `pattern` que recibe", {"test_encode_uses_pattern"}),
+    "decode.join_then_decode": (
+        "§7: une los bytes de todos los ids y después decodifica en UTF-8: un carácter puede repartirse entre dos "
+        "tokens", {"test_decode_joins_bytes", "test_decode_characters_split_across_tokens", "test_decode_round_trip"}),
+    "decode.special_ids": (
+        "§7: el id de un especial vuelve como el nombre del especial", {"test_decode_special_ids"}),
+    "decode.replace": (
+        "§7: los bytes que no forman UTF-8 válido no lanzan excepción: errors='replace'",
+        {"test_decode_invalid_utf8_is_replaced"}),
+    "decode.unknown_id": (
+        "§7: un id desconocido lanza KeyError", {"test_decode_unknown_id_raises"}),
+    "recover_merges.bpe_split": (
+        "§8: para cada token de dos o más bytes se repite BPE sobre sus bytes con los tokens de rango menor; las dos "
+        "piezas que quedan son sus padres (no el primer corte cuyas mitades existen); los bytes sueltos no son fusiones",
+        {"test_recover_merges_trained_table", "test_recover_merges_bpe_split_not_first_split",
+         "test_recover_merges_single_bytes_only", "test_recover_merges_matches_reference"}),
+    "recover_merges.leftmost_tie": (
+        "§8: si el par de rango más bajo aparece varias veces, se fusiona el de más a la izquierda",
+        {"test_recover_merges_repeated_pair_leftmost"}),
+    "recover_merges.byte_ranks": (
+        "§8: los padres se dan por su rango en la tabla, también los bytes sueltos (en cl100k están permutados)",
+        {"test_recover_merges_byte_permutation"}),
+    "recover_merges.small_ranks": (
+        "§8: un rango pequeño no es un byte suelto: lo es len(token) == 1", {"test_recover_merges_small_ranks"}),
+    "recover_merges.any_order": (
+        "§8: la tabla puede llegar en cualquier orden", {"test_recover_merges_unordered_table"}),
 }
 
 # Tests whose inputs are the lesson's own worked examples (the release's visible checks): a table of
