@@ -39,9 +39,153 @@ RETURNS = {
     "sgns_loss_and_grads": Tuple(NUMBER, Array(), Array(), Array(), also_list=True),
     "distance_ratio": NUMBER,
 }
-student = checked_student(RETURNS)
+# The inputs the lesson defines, per function (`a`: the call's arguments by name). The audit replays
+# every call of this suite against them (tests/test_clauses.py): nothing outside them is graded.
+DOMAIN = {
+    "embedding_params": lambda a: _whole(a["vocab_size"]) and _whole(a["dim"]),
+    # §2: an id outside 0 <= id < len(E) is an IndexError the lesson states.
+    "embed": lambda a: np.ndim(a["E"]) == 2 and all(_integer(i) for i in np.ravel(np.asarray(a["ids"], dtype=object))),
+    # §3: the zero vector and different shapes are ValueErrors the lesson states.
+    "cosine": lambda a: _vector(a["a"]) and _vector(a["b"]),
+    "euclidean": lambda a: _vector(a["a"]) and _vector(a["b"]) and np.shape(a["a"]) == np.shape(a["b"]),
+    # §4: `word` is one of `words` (each once), a row of W per word, none of them the zero vector
+    # (cosine refuses it), and at most every other word asked for.
+    "most_similar": lambda a: _distinct(a["words"]) and a["word"] in a["words"]
+                              and np.shape(a["W"])[0] == len(a["words"])
+                              and all(np.any(np.asarray(row) != 0) for row in a["W"])
+                              and _whole(a["k"], 0) and a["k"] <= len(a["words"]) - 1,
+    # §5.1: counts of words (not all zero) raised to a power.
+    "noise_distribution": lambda a: np.ndim(a["counts"]) == 1 and len(a["counts"]) > 0
+                                    and all(c >= 0 for c in np.asarray(a["counts"]).tolist())
+                                    and np.sum(a["counts"]) > 0 and _number(a["power"]),
+    # §5.2: sentences of ids and a window of at least one position.
+    "skipgram_pairs": lambda a: all(all(_integer(i) for i in s) for s in a["sentences"]) and _whole(a["window"]),
+    # §5.3: v_c and u_o of d numbers, u_neg of K x d.
+    "sgns_loss_and_grads": lambda a: _vector(a["v_c"]) and np.shape(a["u_o"]) == np.shape(a["v_c"])
+                                     and np.ndim(a["u_neg"]) == 2 and np.shape(a["u_neg"])[1] == len(a["v_c"]),
+    # §6: points[0] and at least one other point, none of them at distance 0 from it.
+    "distance_ratio": lambda a: np.ndim(a["points"]) == 2 and len(a["points"]) >= 2 and all(
+        np.any(np.asarray(p) != np.asarray(a["points"][0])) for p in a["points"][1:]),
+}
+
+
+def _integer(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _whole(value, least=1):
+    return _integer(value) and value >= least
+
+
+def _number(value):
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def _vector(value):
+    return np.ndim(value) == 1
+
+
+def _distinct(values):
+    values = list(values)
+    return len(set(values)) == len(values)
+
+
+student = checked_student(RETURNS, DOMAIN)
 
 DEPENDS_ON = {"most_similar": ("cosine",), "distance_ratio": ("euclidean",)}
+
+# The lesson's rules for the graded functions (§ = its section), each with the hidden tests that pin
+# it. `autograder audit` checks both ways (every test pins a rule) and that buggy.py breaks each one
+# alone with one of those tests' hints first.
+CLAUSES = {
+    "embedding_params.product": (
+        "§1: una tabla de vocab_size filas y dim columnas tiene vocab_size × dim parámetros",
+        {"test_embedding_params_gpt2", "test_embedding_params_other_sizes"}),
+    "embed.rows": (
+        "§2: devuelve las filas de E de los ids, en su orden y con repeticiones, como un array nuevo de forma "
+        "(len(ids), d); sin ids, forma (0, d)",
+        {"test_embed_returns_rows_in_order", "test_embed_empty_ids", "test_embed_matches_reference"}),
+    "embed.past_the_end": (
+        "§2: un id que no cumple 0 <= id < len(E) lanza IndexError", {"test_embed_rejects_ids_past_the_end"}),
+    "embed.negative": (
+        "§2: un id negativo también lanza IndexError (E[-1] daría la última fila sin avisar)",
+        {"test_embed_rejects_negative_ids"}),
+    "cosine.formula": (
+        "§3: cos = a · b / (|a| |b|), un float: no depende de la longitud de los vectores",
+        {"test_cosine_published_values", "test_cosine_ignores_length", "test_cosine_matches_reference"}),
+    "cosine.sign": (
+        "§3: va de -1 (opuestos) a 1; 0 para perpendiculares", {"test_cosine_opposite_and_orthogonal"}),
+    "cosine.zero_vector": (
+        "§3: el vector cero lanza ValueError", {"test_cosine_rejects_zero_vector"}),
+    "cosine.shapes": (
+        "§3: vectores de formas distintas lanzan ValueError (sin broadcasting)", {"test_cosine_rejects_mismatched_shapes"}),
+    "euclidean.formula": (
+        "§3: la raíz de la suma de los cuadrados de las diferencias, un float",
+        {"test_euclidean_published_values", "test_euclidean_takes_the_square_root", "test_euclidean_matches_reference"}),
+    "euclidean.difference": (
+        "§3: es la longitud de a - b (simétrica y nunca negativa), no la diferencia de longitudes",
+        {"test_euclidean_symmetric_and_non_negative"}),
+    "most_similar.descending": (
+        "§4: las k palabras de mayor coseno con `word`, de la más a la menos parecida",
+        {"test_most_similar_most_similar_first", "test_most_similar_matches_reference"}),
+    "most_similar.excludes_word": (
+        "§4: sin incluir a `word`, quitada por su posición en `words` (otra palabra puede tener coseno 1)",
+        {"test_most_similar_excludes_the_word_even_when_tied"}),
+    "most_similar.by_cosine": (
+        "§4: se ordena por coseno, no por distancia ni por producto escalar", {"test_most_similar_ranks_by_cosine"}),
+    "most_similar.stable_ties": (
+        "§4: si dos palabras empatan, va antes la que aparece antes en `words`",
+        {"test_most_similar_ties_keep_the_order_of_words"}),
+    "noise_distribution.normalised": (
+        "§5.1: P(w) = cuenta(w)^0.75 / Σ cuenta(w')^0.75: se eleva cada cuenta y se normaliza para que sume 1",
+        {"test_noise_distribution_proportional_to_counts_power", "test_noise_distribution_sums_to_one",
+         "test_noise_distribution_matches_reference"}),
+    "noise_distribution.power": (
+        "§5.1: la potencia es el argumento `power` (0.75 por defecto)", {"test_noise_distribution_uses_power"}),
+    "noise_distribution.floats": (
+        "§5.1: las cuentas pueden llegar como enteros: el resultado son probabilidades float",
+        {"test_noise_distribution_integer_power"}),
+    "skipgram_pairs.both_sides": (
+        "§5.2: para cada centro, los contextos a distancia 1..window a los dos lados; cada pareja una fila "
+        "(centro, contexto)", {"test_skipgram_pairs_small_sentence", "test_skipgram_pairs_both_sides",
+                               "test_skipgram_pairs_matches_reference"}),
+    "skipgram_pairs.never_itself": (
+        "§5.2: una posición nunca forma pareja consigo misma (0 < |i - j|)", {"test_skipgram_pairs_never_itself"}),
+    "skipgram_pairs.clipped": (
+        "§5.2: la ventana se recorta en los bordes de la frase: no da la vuelta",
+        {"test_skipgram_pairs_window_clipped_at_edges"}),
+    "skipgram_pairs.row_order": (
+        "§5.2: filas (centro, contexto), centros en orden y contextos de izquierda a derecha",
+        {"test_skipgram_pairs_row_order"}),
+    "skipgram_pairs.default_window": (
+        "§5.2: la ventana por defecto es 2", {"test_skipgram_pairs_default_window"}),
+    "skipgram_pairs.sentences_apart": (
+        "§5.2: la ventana no pasa del final de una frase a la siguiente", {"test_skipgram_pairs_sentences_stay_apart"}),
+    "skipgram_pairs.positions": (
+        "§5.2: se excluye la misma posición, no el mismo id: una palabra repetida forma pareja consigo",
+        {"test_skipgram_pairs_repeated_word"}),
+    "skipgram_pairs.empty": (
+        "§5.2: sin parejas, un array de enteros de forma (0, 2)",
+        {"test_skipgram_pairs_none", "test_skipgram_pairs_none_are_integers"}),
+    "sgns_loss_and_grads.loss": (
+        "§5.3: L = -log σ(u_o · v_c) - Σ_k log σ(-u_k · v_c): las negativas se suman, no se promedian",
+        {"test_sgns_loss_value", "test_sgns_matches_reference"}),
+    "sgns_loss_and_grads.grad_u_o": (
+        "§5.3: ∇u_o L = (σ(u_o · v_c) - 1) v_c, negativa", {"test_sgns_grad_u_o"}),
+    "sgns_loss_and_grads.grad_u_neg": (
+        "§5.3: ∇u_k L = σ(u_k · v_c) v_c, positiva: una fila de gradiente por cada negativa (K × d)",
+        {"test_sgns_grad_u_neg", "test_sgns_output_shapes"}),
+    "sgns_loss_and_grads.grad_v_c": (
+        "§5.3: ∇v_c L = (σ(u_o · v_c) - 1) u_o + Σ_k σ(u_k · v_c) u_k", {"test_sgns_grad_v_c"}),
+    "sgns_loss_and_grads.stable": (
+        "§5.3: sin desbordamientos: -log σ(x) = logaddexp(0, -x)", {"test_sgns_stable_for_large_scores"}),
+    "distance_ratio.farthest_over_nearest": (
+        "§6: la distancia euclídea al más lejano dividida por la distancia al más cercano",
+        {"test_distance_ratio_farthest_over_nearest", "test_distance_ratio_matches_reference"}),
+    "distance_ratio.from_first_point": (
+        "§6: las distancias se miden desde points[0] hasta cada uno de los demás",
+        {"test_distance_ratio_seen_from_the_first_point"}),
+}
 
 # Tests whose inputs are the lesson's own worked examples (the release's visible checks): a table of
 # those examples passes them, so they earn their own points but no share of a catch-all test.
