@@ -23,6 +23,7 @@ stated shape (``None`` for a free axis) or a shape computed from the call's argu
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import inspect
 import os
@@ -219,6 +220,52 @@ class CheckedStudent:
             return conform(function(*args, **kwargs), spec, name)
 
         return call
+
+
+def arguments_after(student, name: str, *args):
+    """Call ``student.name`` on copies of `args` and return (its answer, the arguments as the call left them).
+
+    What the lesson says happens to an argument (left alone, or updated in place) is read here without
+    letting the student's changes reach the test's own data: only the arguments in MUTATES are changed
+    back in the grader, since a change there could otherwise rewrite what an expectation is computed
+    from. Run in-process (example banks, the audit), the copies themselves are what the call left."""
+    copies = copy.deepcopy(args)
+    answer = getattr(student, name)(*copies)
+    session = getattr(getattr(student, "_proxy", student), "_session", None)
+    after = getattr(session, "arguments_after_call", None)
+    return answer, list(copies) if after is None else list(after)
+
+
+def leaves_alone(student, name: str, *args) -> None:
+    """Assert that ``student.name(*args)`` leaves every argument as it was (the lesson's rule, unless a
+    function's section says it updates one). The message names the argument, never its value."""
+    _, after = arguments_after(student, name, *args)
+    for position, (before, now) in enumerate(zip(args, after), start=1):
+        if not _same(before, now):
+            raise Feedback(f"`{name}` cambió su argumento número {position} (o su orden); la lección dice que "
+                           "lo deja como estaba: si necesitas modificarlo, trabaja sobre una copia.")
+
+
+def answers_afresh(student, name: str, first: tuple, second: tuple) -> None:
+    """Assert that ``student.name`` answers `first`, then `second`, then `first` again as if each call
+    were the only one: two inputs with different answers get two different answers, and the first
+    answer comes back the same. A cache that outlives its call (keyed by the text, the word...) fails."""
+    call = getattr(student, name)
+    one, two, again = (call(*copy.deepcopy(args)) for args in (first, second, first))
+    if _same(one, two) or not _same(one, again):
+        raise Feedback(f"`{name}` dio {'la misma respuesta a dos llamadas con argumentos distintos' if _same(one, two) else 'otra respuesta al repetir una llamada'}: "
+                       "cada resultado debe depender solo de los argumentos de esa llamada, sin guardar nada de una "
+                       "llamada para la siguiente.")
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.shape(a) == np.shape(b) and bool(np.array_equal(np.asarray(a), np.asarray(b)))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
 
 
 def checked_student(contracts: dict, domain: dict | None = None):

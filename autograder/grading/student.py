@@ -158,6 +158,8 @@ class StudentSession:
         self._reference_worker: Worker | None = None
         self.substitutes = dict(served_helpers or {})  # function -> helpers served by the reference
         self.mutates = dict(mutated_arguments or {})  # function -> positions of arguments it may change
+        # The last call's positional arguments as the student's code left them (expect.arguments_after).
+        self.arguments_after_call: list | None = None
         self.helper_answers = helper_answers or {}  # the reference's answers, written down in advance (banks.py)
         self.probe_calls = dict(probe_calls or {})  # function -> a simple public call (banks.Call), for probe()
         self.hung_in_probe: set[str] = set()  # functions judged hung by probe(): their tests were not run
@@ -462,6 +464,7 @@ class StudentSession:
 
     def _interpret(self, name: str, reply: dict, args: tuple, kwargs: dict):
         op = reply.get("op")
+        self.arguments_after_call = None
         try:
             if op == "return":
                 states = reply.get("args_after")
@@ -472,6 +475,8 @@ class StudentSession:
                 # so it cannot rewrite the data a test computes its expectation from.
                 mirrored = self._mirrored(name, len(args))
                 codec.sync_in_place(args, [state if i in mirrored else None for i, state in enumerate(states)])
+                self.arguments_after_call = [arg if state is None or i in mirrored else codec.decode_value(state)
+                                             for i, (arg, state) in enumerate(zip(args, states))]
                 same_as = reply.get("same_as")
                 if type(same_as) is int and 0 <= same_as < len(args):
                     if same_as in mirrored or states[same_as] is None:

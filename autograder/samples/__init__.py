@@ -90,6 +90,34 @@ def rewrite(name, description, source, failing, hint, *, clause: str = "") -> Sa
                   failing=frozenset(failing), hint=hint, clause=clause)
 
 
+def _wrapped(reference, function: str, before: str, after: str) -> str:
+    """The reference `function` as an inner `_fresh`, called with the arguments by name between two
+    pieces of code (each indented as the outer body): the shape of a wrong idea around correct code."""
+    ref = reference_functions(reference)[function]
+    parameters = parameter_lists(reference)[function]
+    names = [p.split("=")[0].strip() for p in parameters.split(",")]
+    by_name = ", ".join(f"{p}={p}" for p in names if p and p != "*")
+    inner = textwrap.indent(f"def _fresh({' '.join(parameters.split())}):\n{ref.body}", "    ")
+    return f"{ref.header}\n{before}{inner}\n    result = _fresh({by_name})\n{after}    return result"
+
+
+def remembering(reference, name, function, key, failing, hint, *, clause: str = "") -> Sample:
+    """A buggy sample: the reference `function` remembering its answer by the argument `key` alone, across
+    calls, as a cache that forgets the other arguments would: a second table gets the first one's answer."""
+    before = f"    cache = {function}.__dict__.setdefault('cache', {{}})\n    if {key} in cache:\n        return cache[{key}]\n"
+    source = _wrapped(reference, function, before, f"    cache[{key}] = result\n")
+    return Sample(name, "buggy", f"remembers each answer by `{key}` alone, across calls", replace={function: source},
+                  failing=frozenset(failing), hint=hint, clause=clause)
+
+
+def changing(reference, name, function, statement, failing, hint, *, clause: str = "") -> Sample:
+    """A buggy sample: the reference `function`, which then runs `statement` on an argument the lesson
+    says it leaves alone (a clean-up, a sort, a table grown on the way): right answer, changed argument."""
+    source = _wrapped(reference, function, "", f"    {statement}\n")
+    return Sample(name, "buggy", f"changes an argument after answering: {statement}", replace={function: source},
+                  failing=frozenset(failing), hint=hint, clause=clause)
+
+
 STUB_LINE = "raise NotImplementedError()"
 
 
