@@ -17,7 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder.grading.expect import NUMBER, STR, DictOf, ListOf, Tuple, checked_student
+from autograder.grading.expect import (NUMBER, STR, DictOf, ListOf, Tuple, answers_afresh, checked_student,
+                                       leaves_alone)
 
 # What each function returns (the spec): every answer is checked against it, deeply, before any
 # test compares it. A number may be an int where the value is whole (the losses of an empty
@@ -32,14 +33,45 @@ RETURNS = {
     "sp_encode": ListOf(STR),
     "sp_decode": STR,
 }
-student = checked_student(RETURNS)
+
+
+def _freq(value):
+    return type(value) is int and value > 0
+
+
+def _log_probs(logp):
+    """A log-probability table as the lesson defines it: pieces (non-empty str) to negative numbers."""
+    return type(logp) is dict and all(type(p) is str and p and type(v) in (int, float) and v < 0 for p, v in logp.items())
+
+
+# The inputs the lesson defines, per function (errors it states included): the audit replays every call
+# of the suite against these. Outside them (an empty word in train_wordpiece, where natural code reads
+# word[0]; a piece holding a plain space in sp_decode, which sp_encode never makes) nothing is graded.
+DOMAIN = {
+    "wordpiece_encode": lambda a: type(a["text"]) is str and type(a["vocab"]) is dict
+    and all(type(p) is str for p in a["vocab"]) and type(a["unk"]) is str and type(a["prefix"]) is str and a["prefix"] != ""
+    and type(a["max_chars"]) is int,
+    "wordpiece_scores": lambda a: type(a["splits"]) is dict
+    and all(type(w) is tuple and all(type(u) is str and u for u in w) and _freq(f) for w, f in a["splits"].items()),
+    "train_wordpiece": lambda a: type(a["corpus"]) is dict
+    and all(type(w) is str and w != "" and _freq(f) for w, f in a["corpus"].items())
+    and type(a["num_merges"]) is int and type(a["prefix"]) is str and a["prefix"] != "",
+    "unigram_viterbi": lambda a: type(a["word"]) is str and _log_probs(a["logp"]),
+    # the frequencies may be anything: the lesson says which raise ValueError
+    "unigram_prune": lambda a: type(a["corpus"]) is dict and all(type(w) is str for w in a["corpus"])
+    and _log_probs(a["logp"]) and type(a["n"]) is int,
+    "sp_encode": lambda a: type(a["text"]) is str and _log_probs(a["logp"]) and a["logp"] != {}
+    and type(a["add_dummy_prefix"]) is bool,
+    "sp_decode": lambda a: type(a["pieces"]) is list and all(type(p) is str and " " not in p for p in a["pieces"])
+    and type(a["add_dummy_prefix"]) is bool,
+}
+student = checked_student(RETURNS, DOMAIN)
 
 DEPENDS_ON = {
     "train_wordpiece": ("wordpiece_scores",),
     "unigram_prune": ("unigram_viterbi",),
     "sp_encode": ("unigram_viterbi",),
 }
-
 # Tests whose inputs are the lesson's own worked examples (the release's visible checks): a table of
 # those examples passes them, so they earn their own points but no share of a catch-all test.
 # `autograder audit` checks this list against such a table.
@@ -51,6 +83,130 @@ PUBLISHED_EXAMPLES = {
     "test_unigram_prune_published_example",
     "test_sp_encode_published_example",
     "test_sp_decode_published_example",
+}
+
+# The lesson's rules for the graded functions, each with the hidden tests that pin it (autograder audit
+# checks both ways, and that buggy.py breaks each one alone). "Cómo se califica" is the lesson's unnumbered
+# section on grading: its rule on arguments and repeated calls holds for every function.
+CLAUSES = {
+    "wordpiece_encode.pieces": ("§2: devuelve las piezas de todas las palabras de text.split(), en orden, partiendo cada "
+                                "una con la pieza más larga del vocabulario en cada posición",
+                                {"test_wordpiece_encode_published_example", "test_wordpiece_encode_matches_reference"}),
+    "wordpiece_encode.longest": ("§2: la más larga, no la más corta: se prueba desde el final de la palabra y se va "
+                                 "acortando", {"test_wordpiece_encode_longest_match_first"}),
+    "wordpiece_encode.whole_word_unk": ("§2: si en alguna posición no hay pieza, se descartan las ya encontradas y la "
+                                       "palabra entera es un solo [UNK]",
+                                       {"test_wordpiece_encode_unknown_word_is_one_unk"}),
+    "wordpiece_encode.prefix_not_first": ("§2: el prefijo va en todas las piezas menos en la primera de cada palabra",
+                                          {"test_wordpiece_encode_no_prefix_on_the_first_piece"}),
+    "wordpiece_encode.given_prefix": ("§2: usa el `prefix` que recibes: no siempre es ## (y el `unk` que recibes)",
+                                      {"test_wordpiece_encode_uses_prefix_and_unk"}),
+    "wordpiece_encode.max_chars": ("§2: max_chars cuenta caracteres, con len(palabra) y >: una palabra de exactamente "
+                                   "max_chars caracteres todavía se codifica",
+                                   {"test_wordpiece_encode_max_chars_counts_characters"}),
+    "wordpiece_encode.split": ("§2: las palabras son text.split(), sin argumentos: cualquier espacio en blanco las separa "
+                               "y no deja palabras vacías",
+                               {"test_wordpiece_encode_splits_on_any_whitespace", "test_wordpiece_encode_edge_cases"}),
+    "wordpiece_encode.keyerror": ("§2: KeyError si alguna palabra necesita unk y unk no está en el vocabulario; solo "
+                                  "entonces", {"test_wordpiece_encode_missing_unk_raises_keyerror"}),
+    "wordpiece_encode.valueerror": ("§2: un max_chars negativo no tiene sentido: ValueError",
+                                    {"test_wordpiece_encode_edge_cases"}),
+    "wordpiece_encode.arguments": ("§Cómo se califica: tus funciones no modifican los argumentos que reciben", {"test_wordpiece_encode_leaves_the_vocabulary_alone"}),
+    "wordpiece_encode.calls": ("§Cómo se califica: el resultado de cada llamada depende solo de sus argumentos, y las pruebas llaman a cada función varias veces", {"test_wordpiece_encode_depends_only_on_its_arguments"}),
+
+    "wordpiece_scores.score": ("§3: devuelve {(a, b): puntuación}, freq(ab) / (freq(a) · freq(b)), con cada aparición "
+                               "multiplicada por la frecuencia de su palabra; la puntuación no es la frecuencia del par",
+                               {"test_wordpiece_scores_published_example", "test_wordpiece_scores_matches_reference"}),
+    "wordpiece_scores.single_units": ("§3: las palabras de una sola unidad también cuentan en freq(u)",
+                                      {"test_wordpiece_scores_count_single_unit_words"}),
+    "wordpiece_scores.overlap": ("§3: los pares se solapan al contar: ##a ##a ##a contiene dos veces ##a ##a",
+                                 {"test_wordpiece_scores_overlapping_pairs"}),
+    "wordpiece_scores.order": ("§3: las claves, en orden de primera aparición, recorriendo las palabras en orden y cada "
+                               "una de izquierda a derecha", {"test_wordpiece_scores_first_appearance_order"}),
+    "wordpiece_scores.arguments": ("§Cómo se califica: tus funciones no modifican los argumentos que reciben", {"test_wordpiece_scores_leaves_the_splits_alone"}),
+    "wordpiece_scores.calls": ("§Cómo se califica: el resultado de cada llamada depende solo de sus argumentos, y las pruebas llaman a cada función varias veces", {"test_wordpiece_scores_depends_only_on_its_arguments"}),
+
+    "train_wordpiece.merges": ("§4: devuelve la lista de fusiones, cada una como una tupla (a, b)",
+                               {"test_train_wordpiece_published_examples", "test_train_wordpiece_matches_reference"}),
+    "train_wordpiece.best_score": ("§4: en cada ronda elige el par con la mejor puntuación (no el más frecuente)",
+                                   {"test_train_wordpiece_uses_the_score_not_the_frequency"}),
+    "train_wordpiece.ties": ("§4: en un empate gana el par que aparece antes (palabras en el orden del corpus, cada una "
+                             "de izquierda a derecha)", {"test_train_wordpiece_ties_go_to_the_first_pair"}),
+    "train_wordpiece.exact": ("§4: las puntuaciones se comparan exactas (Fraction o en cruz), no con floats",
+                              {"test_train_wordpiece_compares_exact_scores"}),
+    "train_wordpiece.new_unit": ("§4: la unidad nueva es a seguida de b sin su prefijo",
+                                 {"test_train_wordpiece_merged_unit_drops_the_inner_prefix"}),
+    "train_wordpiece.prefix": ("§4: usa el `prefix` que recibes: lo llevan todas las letras menos la primera, y se quita "
+                               "con len(prefix), no un 2 fijo", {"test_train_wordpiece_uses_the_prefix"}),
+    "train_wordpiece.left_to_right": ("§4: sustituye el par en todas las palabras, de izquierda a derecha y sin solapes",
+                                      {"test_train_wordpiece_merges_left_to_right"}),
+    "train_wordpiece.stops": ("§4: para al hacer num_merges fusiones o cuando ya no queda ningún par",
+                              {"test_train_wordpiece_stops_and_rejects"}),
+    "train_wordpiece.valueerror": ("§4: un num_merges negativo lanza ValueError",
+                                   {"test_train_wordpiece_stops_and_rejects"}),
+    "train_wordpiece.arguments": ("§Cómo se califica: tus funciones no modifican los argumentos que reciben", {"test_train_wordpiece_leaves_the_corpus_alone"}),
+    "train_wordpiece.calls": ("§Cómo se califica: el resultado de cada llamada depende solo de sus argumentos, y las pruebas llaman a cada función varias veces", {"test_train_wordpiece_depends_only_on_its_arguments"}),
+
+    "unigram_viterbi.result": ("§5: devuelve una tupla con la lista de piezas de la segmentación de mayor puntuación, en "
+                               "orden, y esa puntuación",
+                               {"test_unigram_viterbi_published_example", "test_unigram_viterbi_matches_reference"}),
+    "unigram_viterbi.best_total": ("§5: no vale ser voraz: Viterbi compara sumas completas",
+                                   {"test_unigram_viterbi_best_total_not_greedy"}),
+    "unigram_viterbi.ties": ("§5: en un empate gana la última pieza más larga: cambia de mejor solo si el nuevo es "
+                             "estrictamente mayor", {"test_unigram_viterbi_ties_keep_the_longest_last_piece"}),
+    "unigram_viterbi.unknown_score": ("§5: un carácter que no está en logp vale min(logp.values()) - 10.0, y cada uno "
+                                      "suma su penalización", {"test_unigram_viterbi_unknown_characters"}),
+    "unigram_viterbi.unknown_run": ("§5: los desconocidos seguidos salen como una sola pieza",
+                                    {"test_unigram_viterbi_unknown_characters"}),
+    "unigram_viterbi.empty_logp": ("§5: un logp vacío lanza ValueError (antes que nada)",
+                                   {"test_unigram_viterbi_edge_cases"}),
+    "unigram_viterbi.empty_word": ("§5: una palabra vacía da ([], 0.0)", {"test_unigram_viterbi_edge_cases"}),
+    "unigram_viterbi.arguments": ("§Cómo se califica: tus funciones no modifican los argumentos que reciben", {"test_unigram_viterbi_leaves_logp_alone"}),
+    "unigram_viterbi.calls": ("§Cómo se califica: el resultado de cada llamada depende solo de sus argumentos, y las pruebas llaman a cada función varias veces", {"test_unigram_viterbi_depends_only_on_its_arguments"}),
+
+    "unigram_prune.result": ("§6: devuelve las pérdidas, L(V) - L(V sin p), de cada pieza de dos o más caracteres en el "
+                             "orden de logp, y la lista de las n de menor pérdida",
+                             {"test_unigram_prune_published_example", "test_unigram_prune_matches_reference"}),
+    "unigram_prune.smallest": ("§6: se proponen las de menor pérdida, no las de mayor",
+                               {"test_unigram_prune_removes_the_smallest_losses"}),
+    "unigram_prune.weights": ("§6: L(V) suma freq(palabra) · puntuación de Viterbi de cada palabra",
+                              {"test_unigram_prune_weights_words_by_frequency"}),
+    "unigram_prune.no_renormalisation": ("§6: las demás log-probabilidades no cambian: no se vuelve a normalizar",
+                                         {"test_unigram_prune_keeps_the_other_log_probs"}),
+    "unigram_prune.ties": ("§6: empates en el orden de logp, no en orden alfabético",
+                           {"test_unigram_prune_ties_in_logp_order"}),
+    "unigram_prune.single_characters": ("§6: los caracteres sueltos nunca se quitan: no aparecen en las pérdidas ni en la "
+                                        "lista, aunque n sea mayor",
+                                        {"test_unigram_prune_never_removes_single_characters"}),
+    "unigram_prune.errors": ("§6: ValueError si n < 0, si alguna frecuencia no es un int positivo o si algún carácter "
+                             "del corpus no es una pieza de logp", {"test_unigram_prune_edge_cases"}),
+    "unigram_prune.empty_corpus": ("§6: un corpus vacío tiene L = 0 y todas las pérdidas valen 0",
+                                   {"test_unigram_prune_edge_cases"}),
+    "unigram_prune.arguments": ("§Cómo se califica: tus funciones no modifican los argumentos que reciben", {"test_unigram_prune_leaves_its_arguments_alone"}),
+    "unigram_prune.calls": ("§Cómo se califica: el resultado de cada llamada depende solo de sus argumentos, y las pruebas llaman a cada función varias veces", {"test_unigram_prune_depends_only_on_its_arguments"}),
+
+    "sp_encode.pieces": ("§7: cambia cada espacio por ▁, añade el ▁ inicial si se pide, parte el resultado entero con "
+                         "Viterbi y devuelve solo las piezas",
+                         {"test_sp_encode_published_example", "test_sp_encode_matches_reference"}),
+    "sp_encode.dummy_prefix": ("§7: con add_dummy_prefix (por defecto) se añade un ▁ delante de todo el texto; sin él, no",
+                               {"test_sp_encode_dummy_prefix"}),
+    "sp_encode.runs": ("§7: los espacios seguidos no se juntan: cada uno es un ▁", {"test_sp_encode_keeps_runs_of_spaces"}),
+    "sp_encode.only_the_space": ("§7: solo el espacio U+0020 se convierte; un tabulador o un salto de línea son "
+                                 "caracteres como los demás", {"test_sp_encode_only_the_space_becomes_the_marker"}),
+    "sp_encode.empty": ("§7: un texto vacío da [] (sin ▁)", {"test_sp_encode_edge_cases"}),
+    "sp_encode.valueerror": ("§7: un texto que ya contiene ▁ lanza ValueError", {"test_sp_encode_edge_cases"}),
+    "sp_encode.arguments": ("§Cómo se califica: tus funciones no modifican los argumentos que reciben", {"test_sp_encode_leaves_logp_alone"}),
+    "sp_encode.calls": ("§Cómo se califica: el resultado de cada llamada depende solo de sus argumentos, y las pruebas llaman a cada función varias veces", {"test_sp_encode_depends_only_on_its_arguments"}),
+
+    "sp_decode.text": ("§8: une las piezas y cambia cada ▁ por un espacio",
+                       {"test_sp_decode_published_example", "test_sp_decode_matches_reference"}),
+    "sp_decode.one_space": ("§8: con add_dummy_prefix se quita un solo espacio del principio, el que añadió sp_encode; "
+                            "lstrip() no sirve", {"test_sp_decode_removes_one_leading_space"}),
+    "sp_decode.only_a_space": ("§8: lo que se quita es un espacio: si el texto no empieza por uno, no se quita nada",
+                               {"test_sp_decode_leading_space_rules"}),
+    "sp_decode.flag": ("§8: con add_dummy_prefix=False no se quita nada", {"test_sp_decode_leading_space_rules"}),
+    "sp_decode.arguments": ("§Cómo se califica: tus funciones no modifican los argumentos que reciben", {"test_sp_decode_leaves_the_pieces_alone"}),
+    "sp_decode.calls": ("§Cómo se califica: el resultado de cada llamada depende solo de sus argumentos, y las pruebas llaman a cada función varias veces", {"test_sp_decode_depends_only_on_its_arguments"}),
 }
 
 grade = pytest.mark.grade
@@ -93,7 +249,8 @@ def wordpiece_vocabs(draw):
 
 word_splits = st.dictionaries(st.lists(st.sampled_from(["a", "b", "##a", "##b", "ab", "##ab"]), max_size=4).map(tuple),
                               st.integers(1, 6), max_size=5)
-corpora = st.dictionaries(st.text(alphabet="abc", max_size=5), st.integers(1, 6), max_size=5)
+# Words of at least one letter: the lesson never says what an empty word is (natural code reads word[0]).
+corpora = st.dictionaries(st.text(alphabet="abc", min_size=1, max_size=5), st.integers(1, 6), max_size=5)
 
 
 @st.composite
@@ -178,14 +335,32 @@ def test_wordpiece_encode_missing_unk_raises_keyerror(student):
         student.wordpiece_encode("soles lunas", vocab)
 
 
-@grade("wordpiece_encode", hint="Un max_chars negativo no tiene sentido: lanza ValueError. Un texto vacío no tiene "
-                                "palabras: devuelve una lista vacía.")
+@grade("wordpiece_encode", hint="Un max_chars negativo no tiene sentido: lanza ValueError, antes de mirar las "
+                                "palabras (aunque no haya ninguna). Un texto vacío no tiene palabras: devuelve una lista "
+                                "vacía.")
 @requires("test_wordpiece_encode_longest_match_first")
 def test_wordpiece_encode_edge_cases(student):
     """texto vacío y max_chars negativo"""
     assert student.wordpiece_encode("", HIPER) == []
     with pytest.raises(ValueError):
         student.wordpiece_encode("hipo", HIPER, max_chars=-1)
+    with pytest.raises(ValueError):  # however few words the text has
+        student.wordpiece_encode("", HIPER, max_chars=-1)
+
+
+@grade("wordpiece_encode", hint="Tu función no debe cambiar los argumentos que recibe: ni añadir ni quitar claves o elementos, ni reordenarlos. Si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_wordpiece_encode_longest_match_first")
+def test_wordpiece_encode_leaves_the_vocabulary_alone(student):
+    """no modifica el vocabulario"""
+    leaves_alone(student, "wordpiece_encode", "soles xyz sol", {"[UNK]": 0, "sol": 1, "##es": 2})
+
+
+@grade("wordpiece_encode", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devuelve la respuesta de otra tabla).")
+@requires("test_wordpiece_encode_longest_match_first")
+def test_wordpiece_encode_depends_only_on_its_arguments(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "wordpiece_encode", ("soles", {"[UNK]": 0, "sol": 1, "##es": 2}),
+                   ("soles", {"[UNK]": 0, "so": 1, "##les": 2, "##l": 3, "##es": 4}))
 
 
 @grade("wordpiece_encode", weight=2, hint="Compara con el contraejemplo: palabras de text.split(), pieza más larga primero, "
@@ -240,6 +415,20 @@ def test_wordpiece_scores_first_appearance_order(student):
     assert student.wordpiece_scores({("a",): 3, (): 1}) == {}
 
 
+@grade("wordpiece_scores", hint="Tu función no debe cambiar los argumentos que recibe: ni añadir ni quitar claves o elementos, ni reordenarlos. Si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_wordpiece_scores_published_example")
+def test_wordpiece_scores_leaves_the_splits_alone(student):
+    """no modifica las palabras partidas"""
+    leaves_alone(student, "wordpiece_scores", {("g", "##a"): 2, ("##a",): 2, ("g",): 6})
+
+
+@grade("wordpiece_scores", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devuelve la respuesta de otra tabla).")
+@requires("test_wordpiece_scores_published_example")
+def test_wordpiece_scores_depends_only_on_its_arguments(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "wordpiece_scores", ({("g", "##a"): 2},), ({("g", "##a"): 2, ("g",): 2},))
+
+
 @grade("wordpiece_scores", weight=2, hint="Compara con el contraejemplo: freq(ab) / (freq(a) · freq(b)), pares solapados y "
                                           "palabras de una unidad incluidas.", backstop=True)
 @given(splits=word_splits)
@@ -279,6 +468,14 @@ def test_train_wordpiece_ties_go_to_the_first_pair(student):
     assert as_tuples(student.train_wordpiece({"zo": 1, "ab": 1, "mu": 1}, 2)) == [("z", "##o"), ("a", "##b")]
 
 
+@grade("train_wordpiece", weight=2, hint="Compara las puntuaciones exactas, con Fraction o multiplicando en cruz, no con "
+                                         "floats: dividir dos veces redondea dos veces, y un empate puede dejar de serlo.")
+def test_train_wordpiece_compares_exact_scores(student):
+    """compara las puntuaciones exactas, sin redondeos"""
+    # Two scores of exactly 1/5: n / freq(a) / freq(b) rounds them apart, and the later pair wins.
+    assert as_tuples(student.train_wordpiece({"sa": 3, "so": 2}, 1)) == [("s", "##a")]
+
+
 @grade("train_wordpiece", weight=2, hint="La unidad nueva es a + b sin el prefijo de b: ('s', '##o') da 'so' y "
                                          "('##s', '##o') da '##so'. El prefijo solo puede quedar al principio.")
 def test_train_wordpiece_merged_unit_drops_the_inner_prefix(student):
@@ -314,6 +511,22 @@ def test_train_wordpiece_stops_and_rejects(student):
     assert student.train_wordpiece({"sol": 1}, 0) == []
     with pytest.raises(ValueError):
         student.train_wordpiece({"sol": 1}, -1)
+    with pytest.raises(ValueError):  # however small the corpus
+        student.train_wordpiece({}, -1)
+
+
+@grade("train_wordpiece", hint="Tu función no debe cambiar los argumentos que recibe: ni añadir ni quitar claves o elementos, ni reordenarlos. Si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_train_wordpiece_uses_the_score_not_the_frequency")
+def test_train_wordpiece_leaves_the_corpus_alone(student):
+    """no modifica el corpus"""
+    leaves_alone(student, "train_wordpiece", {"gato": 5, "gata": 3, "pato": 2}, 3)
+
+
+@grade("train_wordpiece", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devuelve la respuesta de otra tabla).")
+@requires("test_train_wordpiece_uses_the_score_not_the_frequency")
+def test_train_wordpiece_depends_only_on_its_arguments(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "train_wordpiece", ({"abb": 1, "ac": 1}, 1), ({"abb": 1, "ac": 5}, 1))
 
 
 @grade("train_wordpiece", weight=2, hint="Compara con el contraejemplo: mejor puntuación exacta, empate al primero que "
@@ -377,6 +590,20 @@ def test_unigram_viterbi_edge_cases(student):
         student.unigram_viterbi("casa", {})
 
 
+@grade("unigram_viterbi", hint="Tu función no debe cambiar los argumentos que recibe: ni añadir ni quitar claves o elementos, ni reordenarlos. Si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_unigram_viterbi_best_total_not_greedy")
+def test_unigram_viterbi_leaves_logp_alone(student):
+    """no modifica logp"""
+    leaves_alone(student, "unigram_viterbi", "abxy", {"a": -1, "b": -2, "ab": -2})
+
+
+@grade("unigram_viterbi", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devuelve la respuesta de otra tabla).")
+@requires("test_unigram_viterbi_best_total_not_greedy")
+def test_unigram_viterbi_depends_only_on_its_arguments(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "unigram_viterbi", ("ab", {"ab": -1, "a": -1, "b": -1}), ("ab", {"ab": -3, "a": -1, "b": -1}))
+
+
 @grade("unigram_viterbi", weight=2, hint="Compara con el contraejemplo: mayor suma total, empates a la última pieza más "
                                          "larga y desconocidos seguidos en una sola pieza.", backstop=True)
 @given(word=st.text(alphabet="abcx", max_size=8), logp=log_probs("abc"))
@@ -388,7 +615,8 @@ def test_unigram_viterbi_matches_reference(student, reference, word, logp):
 # --- unigram_prune --------------------------------------------------------------------------
 
 @grade("unigram_prune", weight=3, hint="Repasa el ejemplo trabajado: la pérdida de una pieza es L(V) - L(V sin ella), con "
-                                       "L la suma de frecuencia · puntuación de Viterbi; se proponen las de MENOR pérdida.")
+                                       "L la suma de frecuencia · puntuación de Viterbi, y van en el orden de logp; se "
+                                       "proponen las de MENOR pérdida.")
 def test_unigram_prune_published_example(student):
     """reproduce el ejemplo publicado"""
     losses, weakest = student.unigram_prune({"casa": 4, "cosa": 2}, CASA_COSA, 2)
@@ -454,9 +682,25 @@ def test_unigram_prune_edge_cases(student):
     losses, weakest = student.unigram_prune({}, logp, 1)
     assert losses == near({"ab": 0, "ba": 0})
     assert weakest == ["ab"]
-    for corpus, n in (({"ab": 1}, -1), ({"ab": 0}, 1), ({"ab": 1.5}, 1), ({"ab": "1"}, 1), ({"abc": 1}, 1)):
+    for corpus, n in (({"ab": 1}, -1), ({}, -1), ({"ab": 0}, 1), ({"ab": 1.5}, 1), ({"ab": "1"}, 1), ({"abc": 1}, 1)):
         with pytest.raises(ValueError):
             student.unigram_prune(corpus, logp, n)
+
+
+@grade("unigram_prune", hint="Tu función no debe cambiar los argumentos que recibe: ni añadir ni quitar claves o elementos, ni reordenarlos. Si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_unigram_prune_keeps_the_other_log_probs")
+def test_unigram_prune_leaves_its_arguments_alone(student):
+    """no modifica el corpus ni logp (tampoco su orden)"""
+    logp = {"co": -4, "c": -3, "a": -2, "s": -3, "o": -3, "ca": -3, "sa": -2, "casa": -4}
+    leaves_alone(student, "unigram_prune", {"casa": 4, "cosa": 2}, logp, 2)
+
+
+@grade("unigram_prune", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devuelve la respuesta de otra tabla).")
+@requires("test_unigram_prune_keeps_the_other_log_probs")
+def test_unigram_prune_depends_only_on_its_arguments(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "unigram_prune", ({"casa": 4, "cosa": 2}, CASA_COSA, 2),
+                   ({"casa": 4, "cosa": 2}, {**CASA_COSA, "ca": -1}, 2))
 
 
 @grade("unigram_prune", weight=2, hint="Compara con el contraejemplo: L(V) - L(V sin la pieza), sin renormalizar, las "
@@ -476,7 +720,7 @@ def test_unigram_prune_matches_reference(student, reference, case):
 # --- sp_encode ------------------------------------------------------------------------------
 
 @grade("sp_encode", weight=3, hint="Repasa el ejemplo trabajado: cada espacio se convierte en ▁, se añade un ▁ delante y "
-                                   "se segmenta todo el texto con Viterbi.")
+                                   "se segmenta todo el texto con Viterbi. Devuelve solo la lista de piezas.")
 def test_sp_encode_published_example(student):
     """reproduce los ejemplos publicados"""
     assert student.sp_encode("la casa", LA_CASA) == ["▁la", "▁casa"]
@@ -520,6 +764,21 @@ def test_sp_encode_edge_cases(student):
         student.sp_encode("la▁casa", LA_CASA)
 
 
+@grade("sp_encode", hint="Tu función no debe cambiar los argumentos que recibe: ni añadir ni quitar claves o elementos, ni reordenarlos. Si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_sp_encode_dummy_prefix")
+def test_sp_encode_leaves_logp_alone(student):
+    """no modifica logp"""
+    leaves_alone(student, "sp_encode", "la la", {"▁la": -3, "l": -4, "a": -4})
+
+
+@grade("sp_encode", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devuelve la respuesta de otra tabla).")
+@requires("test_sp_encode_dummy_prefix")
+def test_sp_encode_depends_only_on_its_arguments(student):
+    """cada llamada depende solo de sus argumentos"""
+    without = {piece: score for piece, score in LA_CASA.items() if piece != "▁casa"}
+    answers_afresh(student, "sp_encode", ("la casa", LA_CASA), ("la casa", without))
+
+
 @grade("sp_encode", weight=2, hint="Compara con el contraejemplo: ▁ inicial con add_dummy_prefix, cada espacio un ▁ y "
                                    "Viterbi sobre el texto entero.", backstop=True)
 @given(text=st.text(alphabet="ab \t", max_size=8), logp=log_probs("ab▁"), add_dummy_prefix=st.booleans())
@@ -554,9 +813,24 @@ def test_sp_decode_leading_space_rules(student):
     assert student.sp_decode([]) == ""
 
 
+@grade("sp_decode", hint="Tu función no debe cambiar los argumentos que recibe: ni añadir ni quitar claves o elementos, ni reordenarlos. Si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_sp_decode_published_example")
+def test_sp_decode_leaves_the_pieces_alone(student):
+    """no modifica la lista de piezas"""
+    leaves_alone(student, "sp_decode", ["▁la", "▁casa"])
+
+
+@grade("sp_decode", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devuelve la respuesta de otra tabla).")
+@requires("test_sp_decode_published_example")
+def test_sp_decode_depends_only_on_its_arguments(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "sp_decode", (["▁sol"], True), (["▁sol"], False))
+
+
 @grade("sp_decode", weight=2, hint="Compara con el contraejemplo: unir, ▁ por espacio y, con add_dummy_prefix, un "
                                    "espacio inicial menos.", backstop=True)
-@given(pieces=st.lists(st.sampled_from(["▁", "a", "▁a", "b▁", "▁▁", " ", "\t"]), max_size=6),
+# Pieces as sp_encode makes them: a space is always ▁ there, never a plain " ".
+@given(pieces=st.lists(st.sampled_from(["▁", "a", "▁a", "b▁", "▁▁", "\t"]), max_size=6),
        add_dummy_prefix=st.booleans())
 def test_sp_decode_matches_reference(student, reference, pieces, add_dummy_prefix):
     """coincide con la referencia en piezas generadas"""
