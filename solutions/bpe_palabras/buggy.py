@@ -10,11 +10,15 @@ same bug as the specific test, both are listed.
 from functools import partial
 from pathlib import Path
 
+from autograder.samples import changing as _changing
 from autograder.samples import mutant as _mutant
+from autograder.samples import remembering as _remembering
 from autograder.samples import rewrite
 
 SOLUTION = Path(__file__).with_name("solution.py")  # the reference each mutant edits
 mutant = partial(_mutant, SOLUTION)
+changing = partial(_changing, SOLUTION)
+remembering = partial(_remembering, SOLUTION)
 
 
 TIE = "pair = max(stats, key=stats.get)"
@@ -99,8 +103,7 @@ def merge_pair(symbols, pair):
            "Añade la marca", clause="train_bpe.end_marker"),
     mutant("train_bpe_marker_even_if_none", "appends `end` even when it is None", "train_bpe",
            [(MARKER, "marker = (end,)")],
-           {"test_train_bpe_no_marker_when_end_is_none", "test_train_bpe_low_lower_newest_widest",
-            "test_train_bpe_gato_pato", "test_train_bpe_stops_when_no_pair_is_left"},
+           {"test_train_bpe_gato_pato", "test_train_bpe_leaves_its_arguments_alone", "test_train_bpe_low_lower_newest_widest", "test_train_bpe_no_marker_when_end_is_none", "test_train_bpe_stops_when_no_pair_is_left"},
            "end=None", clause="train_bpe.no_marker"),
     mutant("train_bpe_hardcoded_marker", "always uses '_' whatever `end` says", "train_bpe",
            [(MARKER, 'marker = () if end is None else ("_",)')],
@@ -137,9 +140,15 @@ def tokenize(word, merges, end="_"):
            "marca '_'", clause="tokenize.end_marker"),
     mutant("tokenize_marker_even_if_none", "appends `end` even when it is None", "tokenize",
            [(TOKENIZE_START, "symbols = tuple(word) + (end,)")],
-           {"test_tokenize_no_marker_when_end_is_none", "test_tokenize_published_small_examples"},
+           {"test_tokenize_answers_each_call_afresh", "test_tokenize_leaves_its_arguments_alone", "test_tokenize_no_marker_when_end_is_none", "test_tokenize_published_small_examples"},
            "Con end=None", clause="tokenize.no_marker"),
     mutant("tokenize_returns_tuple", "returns the tuple of symbols instead of a list", "tokenize",
            [("return list(symbols)", "return symbols")],
            {"test_tokenize_published_medical"}, "devuelve una lista", clause="tokenize.learned_order"),
+
+    # --- arguments after the call, and calls that repeat ('Cómo se califica') ------------
+    changing("get_stats_empties_words", "get_stats", 'words.clear()', {"test_get_stats_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="get_stats.leaves_arguments"),
+    changing("train_bpe_empties_corpus", "train_bpe", 'corpus.clear()', {"test_train_bpe_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="train_bpe.leaves_arguments"),
+    changing("tokenize_reverses_merges", "tokenize", 'merges.reverse()', {"test_tokenize_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="tokenize.leaves_arguments"),
+    remembering("tokenize_cache_by_word", "tokenize", 'word', {"test_tokenize_answers_each_call_afresh", "test_tokenize_end_marker", "test_tokenize_no_marker_when_end_is_none"}, "no guardes nada de una llamada para la siguiente", clause="tokenize.afresh"),
 ]

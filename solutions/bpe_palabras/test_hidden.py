@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder.grading.expect import INT, STR, DictOf, Seq, Tuple, checked_student
+from autograder.grading.expect import INT, STR, DictOf, Seq, Tuple, answers_afresh, checked_student, leaves_alone
 from autograder.grading.plugin import Feedback
 
 # What each function returns (the spec): every answer is checked against it, deeply, before any
@@ -120,6 +120,10 @@ CLAUSES = {
         "§7: la palabra termina con la marca `end`, como en el entrenamiento", {"test_tokenize_end_marker"}),
     "tokenize.no_marker": (
         "§7: con end=None no se añade ninguna marca", {"test_tokenize_no_marker_when_end_is_none"}),
+    "get_stats.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_get_stats_leaves_its_arguments_alone"}),
+    "train_bpe.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_train_bpe_leaves_its_arguments_alone"}),
+    "tokenize.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_tokenize_leaves_its_arguments_alone"}),
+    "tokenize.afresh": ("§Cómo se califica: el resultado depende solo de los argumentos de cada llamada", {"test_tokenize_answers_each_call_afresh"}),
 }
 
 # Tests whose inputs are the lesson's own worked examples (the release's visible checks): a table of
@@ -134,6 +138,7 @@ PUBLISHED_EXAMPLES = {
 }
 
 grade = pytest.mark.grade
+requires = pytest.mark.requires
 
 MEDICAL = {
     'hipertensión': 30, 'hipotensión': 18, 'hiperglucemia': 22, 'hipoglucemia': 20, 'glucemia': 8, 'hipertermia': 10,
@@ -461,3 +466,34 @@ def test_tokenize_matches_reference(student, reference, corpus, word, num_merges
     merges = reference.train_bpe(corpus, num_merges, end)
     expected = reference.tokenize(word, merges, end)
     assert student.tokenize(word, list(merges), end) == expected
+
+# --- every function: its arguments after the call, and calls that repeat ------------------------
+# 'Cómo se califica' tells students both rules; leaves_alone reads the arguments without mirroring them
+# into the test's data, and answers_afresh asks two inputs and the first again.
+
+@grade("get_stats", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_get_stats_counts_pairs")
+def test_get_stats_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "get_stats", {("l", "o", "w"): 5, ("l", "o", "w", "e", "r"): 2})
+
+
+@grade("train_bpe", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_train_bpe_end_marker")
+def test_train_bpe_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "train_bpe", {"low": 5, "lower": 2, "newest": 6, "widest": 3}, 4, None)
+
+
+@grade("tokenize", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_tokenize_learned_order")
+def test_tokenize_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "tokenize", "lowest", [("e", "s"), ("es", "t"), ("l", "o"), ("lo", "w")], None)
+
+
+@grade("tokenize", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devolvería la respuesta de otra tabla).")
+@requires("test_tokenize_learned_order")
+def test_tokenize_answers_each_call_afresh(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "tokenize", ("lowest", [("e", "s"), ("es", "t")], None), ("lowest", [("l", "o"), ("lo", "w")], None))
