@@ -10,11 +10,15 @@ same bug as the specific test, both are listed.
 from functools import partial
 from pathlib import Path
 
+from autograder.samples import changing as _changing
 from autograder.samples import mutant as _mutant
+from autograder.samples import remembering as _remembering
 from autograder.samples import rewrite
 
 SOLUTION = Path(__file__).with_name("solution.py")  # the reference each mutant edits
 mutant = partial(_mutant, SOLUTION)
+changing = partial(_changing, SOLUTION)
+remembering = partial(_remembering, SOLUTION)
 
 
 EARLY_STOP = "        if len(ids) < 2:\n            break\n"
@@ -134,4 +138,12 @@ def decode(ids, vocab):
            [('len(text.encode("utf-8"))', "len(text)")], {"test_compression_ratio_counts_utf8_bytes"}, "bytes UTF-8", clause="compression_ratio.utf8_bytes"),
     mutant("compression_ratio_divides_by_zero", "lets an empty `ids` raise ZeroDivisionError", "compression_ratio",
            [(EMPTY_CHECK, "")], {"test_compression_ratio_rejects_empty_ids"}, "ValueError", clause="compression_ratio.empty_ids"),
+
+    # --- arguments after the call, and calls that repeat ('Cómo se califica') ------------
+    changing("build_vocab_empties_merges", "build_vocab", 'merges.clear()', {"test_build_vocab_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="build_vocab.leaves_arguments"),
+    changing("encode_empties_merges", "encode", 'merges.clear()', {"test_encode_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="encode.leaves_arguments"),
+    remembering("encode_cache_by_text", "encode", 'text', {"test_encode_answers_each_call_afresh"}, "no guardes nada de una llamada para la siguiente", clause="encode.afresh"),
+    changing("decode_empties_ids", "decode", 'ids.clear()', {"test_decode_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="decode.leaves_arguments"),
+    remembering("decode_cache_by_ids", "decode", 'tuple(ids)', {"test_decode_answers_each_call_afresh"}, "no guardes nada de una llamada para la siguiente", clause="decode.afresh"),
+    changing("compression_ratio_empties_ids", "compression_ratio", 'ids.clear()', {"test_compression_ratio_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="compression_ratio.leaves_arguments"),
 ]

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder.grading.expect import BYTES, INT, NUMBER, STR, DictOf, ListOf, Tuple, checked_student
+from autograder.grading.expect import BYTES, INT, NUMBER, STR, DictOf, ListOf, Tuple, answers_afresh, checked_student, leaves_alone
 from autograder.grading.plugin import Feedback
 
 # What each function returns (the spec): every answer is checked against it, deeply, before any
@@ -140,6 +140,12 @@ CLAUSES = {
         "§9: se cuentan los bytes UTF-8 del texto, no sus caracteres", {"test_compression_ratio_counts_utf8_bytes"}),
     "compression_ratio.empty_ids": (
         "§9: sin ids lanza ValueError", {"test_compression_ratio_rejects_empty_ids"}),
+    "build_vocab.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_build_vocab_leaves_its_arguments_alone"}),
+    "encode.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_encode_leaves_its_arguments_alone"}),
+    "encode.afresh": ("§Cómo se califica: el resultado depende solo de los argumentos de cada llamada", {"test_encode_answers_each_call_afresh"}),
+    "decode.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_decode_leaves_its_arguments_alone"}),
+    "decode.afresh": ("§Cómo se califica: el resultado depende solo de los argumentos de cada llamada", {"test_decode_answers_each_call_afresh"}),
+    "compression_ratio.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_compression_ratio_leaves_its_arguments_alone"}),
 }
 
 # Tests whose inputs are the lesson's own worked examples (the release's visible checks): a table of
@@ -153,6 +159,7 @@ PUBLISHED_EXAMPLES = {
 }
 
 grade = pytest.mark.grade
+requires = pytest.mark.requires
 small_ids = st.lists(st.integers(0, 4), max_size=24)
 texts = st.text(alphabet="abcab ñé🙂\u00e1", max_size=40) | st.text(max_size=20)
 
@@ -509,3 +516,48 @@ def test_compression_ratio_rejects_empty_ids(student):
     """ids vacía lanza ValueError"""
     with pytest.raises(ValueError):
         student.compression_ratio("hola", [])
+
+# --- every function: its arguments after the call, and calls that repeat ------------------------
+# 'Cómo se califica' tells students both rules; leaves_alone reads the arguments without mirroring them
+# into the test's data, and answers_afresh asks two inputs and the first again.
+
+@grade("build_vocab", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_build_vocab_bytes_and_merges")
+def test_build_vocab_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "build_vocab", {(97, 98): 256, (256, 99): 257})
+
+
+@grade("encode", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_encode_published_example")
+def test_encode_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "encode", "abcab", {(97, 98): 256, (256, 99): 257})
+
+
+@grade("encode", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devolvería la respuesta de otra tabla).")
+@requires("test_encode_published_example")
+def test_encode_answers_each_call_afresh(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "encode", ("abab", {(97, 98): 256}), ("abab", {(98, 97): 256}))
+
+
+@grade("decode", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_decode_joins_bytes")
+def test_decode_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "decode", [104, 256], {104: b"h", 256: b"ol"})
+
+
+@grade("decode", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devolvería la respuesta de otra tabla).")
+@requires("test_decode_joins_bytes")
+def test_decode_answers_each_call_afresh(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "decode", ([256], {256: b"ab"}), ([256], {256: b"ba"}))
+
+
+@grade("compression_ratio", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_compression_ratio_published_example")
+def test_compression_ratio_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "compression_ratio", "hola", [104, 256, 97])
