@@ -95,18 +95,20 @@ def _wrapped(reference, function: str, before: str, after: str) -> str:
     pieces of code (each indented as the outer body): the shape of a wrong idea around correct code."""
     ref = reference_functions(reference)[function]
     parameters = parameter_lists(reference)[function]
-    names = [p.split("=")[0].strip() for p in parameters.split(",")]
-    by_name = ", ".join(f"{p}={p}" for p in names if p and p != "*")
+    arguments = ast.parse(f"def _({parameters}): pass").body[0].args
+    by_name = ", ".join(f"{a.arg}={a.arg}" for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs))
     inner = textwrap.indent(f"def _fresh({' '.join(parameters.split())}):\n{ref.body}", "    ")
     return f"{ref.header}\n{before}{inner}\n    result = _fresh({by_name})\n{after}    return result"
 
 
 def remembering(reference, name, function, key, failing, hint, *, clause: str = "") -> Sample:
-    """A buggy sample: the reference `function` remembering its answer by the argument `key` alone, across
-    calls, as a cache that forgets the other arguments would: a second table gets the first one's answer."""
-    before = f"    cache = {function}.__dict__.setdefault('cache', {{}})\n    if {key} in cache:\n        return cache[{key}]\n"
-    source = _wrapped(reference, function, before, f"    cache[{key}] = result\n")
-    return Sample(name, "buggy", f"remembers each answer by `{key}` alone, across calls", replace={function: source},
+    """A buggy sample: the reference `function` that remembers its last answer and gives it again when the
+    next call has the same `key` (the text, the word), whatever its other arguments: a table changed
+    between two calls gets the first table's answer."""
+    before = (f"    last = {function}.__dict__.get('last')\n"
+              f"    if last is not None and last[0] == {key}:\n        return last[1]\n")
+    source = _wrapped(reference, function, before, f"    {function}.last = ({key}, result)\n")
+    return Sample(name, "buggy", f"gives its last answer again when `{key}` repeats", replace={function: source},
                   failing=frozenset(failing), hint=hint, clause=clause)
 
 

@@ -144,6 +144,6 @@ def decode(ids, vocab):
     changing("encode_empties_merges", "encode", 'merges.clear()', {"test_encode_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="encode.leaves_arguments"),
     remembering("encode_cache_by_text", "encode", 'text', {"test_encode_answers_each_call_afresh"}, "no guardes nada de una llamada para la siguiente", clause="encode.afresh"),
     changing("decode_empties_ids", "decode", 'ids.clear()', {"test_decode_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="decode.leaves_arguments"),
-    remembering("decode_cache_by_ids", "decode", 'tuple(ids)', {"test_decode_answers_each_call_afresh"}, "no guardes nada de una llamada para la siguiente", clause="decode.afresh"),
+    remembering("decode_cache_by_ids", "decode", 'ids', {"test_decode_answers_each_call_afresh"}, "no guardes nada de una llamada para la siguiente", clause="decode.afresh"),
     changing("compression_ratio_empties_ids", "compression_ratio", 'ids.clear()', {"test_compression_ratio_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="compression_ratio.leaves_arguments"),
 ]

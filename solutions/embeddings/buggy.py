@@ -10,11 +10,15 @@ catches the same bug as the specific test, both are listed.
 from functools import partial
 from pathlib import Path
 
+from autograder.samples import changing as _changing
 from autograder.samples import mutant as _mutant
+from autograder.samples import remembering as _remembering
 from autograder.samples import rewrite
 
 SOLUTION = Path(__file__).with_name("solution.py")  # the reference each mutant edits
 mutant = partial(_mutant, SOLUTION)
+changing = partial(_changing, SOLUTION)
+remembering = partial(_remembering, SOLUTION)
 
 
 EMBED_CHECK = ("    for i in ids:\n        if not 0 <= i < len(E):\n"
@@ -68,9 +72,7 @@ def embed(ids, E):
     # --- most_similar -------------------------------------------------------------------
     mutant("most_similar_includes_the_word", "ranks every word, the word itself included", "most_similar",
            [(" for i in range(len(words)) if i != target]", " for i in range(len(words))]")],
-           {"test_most_similar_most_similar_first", "test_most_similar_ranks_by_cosine",
-            "test_most_similar_excludes_the_word_even_when_tied", "test_most_similar_matches_reference",
-            "test_most_similar_ties_keep_the_order_of_words"},
+           {"test_most_similar_answers_each_call_afresh", "test_most_similar_excludes_the_word_even_when_tied", "test_most_similar_matches_reference", "test_most_similar_most_similar_first", "test_most_similar_ranks_by_cosine", "test_most_similar_ties_keep_the_order_of_words"},
            "quita la propia", clause="most_similar.excludes_word"),
     rewrite("most_similar_drops_the_first", "sorts all words and drops the first, assuming it is the word itself", '''
 def most_similar(word, W, words, k=4):
@@ -95,7 +97,7 @@ def most_similar(word, W, words, k=4):
            {"test_most_similar_ranks_by_cosine"}, "ni la distancia euclídea", clause="most_similar.by_cosine"),
     mutant("most_similar_by_dot_product", "ranks by the raw dot product, without normalising", "most_similar",
            [("scores = [(cosine(W[i], W[target]), i)", "scores = [(float(W[i] @ W[target]), i)")],
-           {"test_most_similar_ranks_by_cosine"}, "producto escalar", clause="most_similar.by_cosine"),
+           {"test_most_similar_answers_each_call_afresh", "test_most_similar_ranks_by_cosine"}, "producto escalar", clause="most_similar.by_cosine"),
 
     # --- noise_distribution -------------------------------------------------------------
     mutant("noise_distribution_not_normalised", "returns the weights counts**power without normalising",
@@ -215,4 +217,10 @@ def distance_ratio(points):
     lengths = np.linalg.norm(np.asarray(points, dtype=float)[1:], axis=1)
     return float(lengths.max() / lengths.min())
 ''', {"test_distance_ratio_seen_from_the_first_point"}, "ni desde el origen", clause="distance_ratio.from_first_point"),
+
+    # --- arguments after the call, and calls that repeat ('Cómo se califica') ------------
+    changing("most_similar_removes_the_word", "most_similar", 'words.remove(word)', {"test_most_similar_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="most_similar.leaves_arguments"),
+    remembering("most_similar_cache_by_word", "most_similar", '(word, k)', {"test_most_similar_answers_each_call_afresh"}, "no guardes nada de una llamada para la siguiente", clause="most_similar.afresh"),
+    changing("skipgram_pairs_empties_sentences", "skipgram_pairs", 'sentences.clear()', {"test_skipgram_pairs_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="skipgram_pairs.leaves_arguments"),
+    changing("noise_distribution_normalises_counts_in_place", "noise_distribution", 'counts[:] = list(result)', {"test_noise_distribution_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="noise_distribution.leaves_arguments"),
 ]

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from autograder.grading.expect import INT, NUMBER, STR, Array, ListOf, Tuple, checked_student
+from autograder.grading.expect import INT, NUMBER, STR, Array, ListOf, Tuple, answers_afresh, checked_student, leaves_alone
 from autograder.grading.plugin import Feedback
 
 # What each function returns (the spec): every answer is checked against it, deeply, before any
@@ -185,6 +185,10 @@ CLAUSES = {
     "distance_ratio.from_first_point": (
         "§6: las distancias se miden desde points[0] hasta cada uno de los demás",
         {"test_distance_ratio_seen_from_the_first_point"}),
+    "most_similar.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_most_similar_leaves_its_arguments_alone"}),
+    "most_similar.afresh": ("§Cómo se califica: el resultado depende solo de los argumentos de cada llamada", {"test_most_similar_answers_each_call_afresh"}),
+    "skipgram_pairs.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_skipgram_pairs_leaves_its_arguments_alone"}),
+    "noise_distribution.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_noise_distribution_leaves_its_arguments_alone"}),
 }
 
 # Tests whose inputs are the lesson's own worked examples (the release's visible checks): a table of
@@ -199,6 +203,7 @@ PUBLISHED_EXAMPLES = {
 }
 
 grade = pytest.mark.grade
+requires = pytest.mark.requires
 
 DOCTOR, MEDICO, COCHE = np.array([0.8, 0.6]), np.array([0.7, 0.5]), np.array([0.2, 0.9])
 TIGHT = {"rel": 1e-9, "abs": 1e-12}  # one float computed in a different order
@@ -847,3 +852,35 @@ def test_distance_ratio_matches_reference(student, reference, n, dim, data):
     points = np.array(data.draw(st.lists(vectors(dim), min_size=n, max_size=n), label="points"))
     assume(all(np.any(p != points[0]) for p in points[1:]))
     expect_same(student.distance_ratio(points), reference.distance_ratio(points), close=True)
+
+# --- every function: its arguments after the call, and calls that repeat ------------------------
+# 'Cómo se califica' tells students both rules; leaves_alone reads the arguments without mirroring them
+# into the test's data, and answers_afresh asks two inputs and the first again.
+
+@grade("most_similar", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_most_similar_most_similar_first")
+def test_most_similar_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "most_similar", "doctor", np.array([[0.8, 0.6], [0.7, 0.5], [0.9, 0.3]]), ["doctor", "médico", "enfermera"], 1)
+
+
+@grade("most_similar", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devolvería la respuesta de otra tabla).")
+@requires("test_most_similar_most_similar_first")
+def test_most_similar_answers_each_call_afresh(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "most_similar", ("doctor", np.array([[0.8, 0.6], [0.7, 0.5], [0.9, 0.3]]), ["doctor", "médico", "enfermera"], 1),
+                   ("doctor", np.array([[0.8, 0.6], [0.1, 0.9], [0.9, 0.3]]), ["doctor", "médico", "enfermera"], 1))
+
+
+@grade("skipgram_pairs", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_skipgram_pairs_small_sentence")
+def test_skipgram_pairs_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "skipgram_pairs", [[10, 11, 12], [13, 14]], 1)
+
+
+@grade("noise_distribution", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_noise_distribution_proportional_to_counts_power")
+def test_noise_distribution_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "noise_distribution", [81, 16, 1])

@@ -10,11 +10,15 @@ specific test catches the same bug as the intended test, both are listed.
 from functools import partial
 from pathlib import Path
 
+from autograder.samples import changing as _changing
 from autograder.samples import mutant as _mutant
+from autograder.samples import remembering as _remembering
 from autograder.samples import rewrite
 
 SOLUTION = Path(__file__).with_name("solution.py")  # the reference each mutant edits
 mutant = partial(_mutant, SOLUTION)
+changing = partial(_changing, SOLUTION)
+remembering = partial(_remembering, SOLUTION)
 
 
 EMPTY_CHECK = "    if not tokens:\n        return 0.0\n"
@@ -96,8 +100,7 @@ def encode(tokens, vocab, unk="[UNK]"):
             vocab[token] = len(vocab)
         ids.append(vocab[token])
     return ids
-''', {"test_encode_unknown_tokens_become_unk", "test_encode_unk_id_comes_from_vocab", "test_encode_custom_unk_name",
-      "test_encode_missing_unk_raises"}, "ni lo añadas al vocabulario", clause="encode.token_ids"),
+''', {"test_encode_custom_unk_name", "test_encode_leaves_its_arguments_alone", "test_encode_missing_unk_raises", "test_encode_unk_id_comes_from_vocab", "test_encode_unknown_tokens_become_unk"}, "ni lo añadas al vocabulario", clause="encode.token_ids"),
     rewrite("encode_unk_is_zero", "vocab.get(token, 0): assumes [UNK] is id 0 and never checks it exists", '''
 def encode(tokens, vocab, unk="[UNK]"):
     return [vocab.get(token, 0) for token in tokens]
@@ -115,14 +118,14 @@ def encode(tokens, vocab, unk="[UNK]"):
 def decode(ids, vocab):
     tokens = list(vocab)
     return [tokens[idx] for idx in ids]
-''', {"test_decode_inverse_lookup_not_position", "test_decode_unknown_id_raises"}, "no busques el token por su posición", clause="decode.by_id"),
+''', {"test_decode_answers_each_call_afresh", "test_decode_inverse_lookup_not_position", "test_decode_unknown_id_raises"}, "no busques el token por su posición", clause="decode.by_id"),
     mutant("decode_unknown_id_as_unk", "decodes an unknown id as '[UNK]' instead of raising KeyError", "decode",
            [("id_to_token[idx] for idx in ids", 'id_to_token.get(idx, "[UNK]") for idx in ids')],
            {"test_decode_unknown_id_raises"}, "KeyError", clause="decode.unknown_id"),
     mutant("decode_joins_text", "joins the tokens into one string, as bpe_bytes' decode returns text", "decode",
            [("return [id_to_token[idx] for idx in ids]", 'return " ".join(id_to_token[idx] for idx in ids)')],
            # Every specific test fails or is gated, so the catch-all is not excused: decode earns nothing.
-           {"test_decode_published_sentence", "test_decode_inverse_lookup_not_position", "test_decode_matches_reference"},
+           {"test_decode_answers_each_call_afresh", "test_decode_inverse_lookup_not_position", "test_decode_leaves_its_arguments_alone", "test_decode_matches_reference", "test_decode_published_sentence"},
            "no un texto unido", clause="decode.token_list"),
 
     # --- oov_rate -----------------------------------------------------------------------
@@ -149,4 +152,12 @@ def oov_rate(tokens, vocab):
     unk_id = vocab["[UNK]"]
     return sum(vocab.get(token, unk_id) == unk_id for token in tokens) / len(tokens)
 ''', {"test_oov_rate_vocab_without_unk"}, "no hace falta que el vocabulario tenga [UNK]", clause="oov_rate.no_unk_needed"),
+
+    # --- arguments after the call, and calls that repeat ('Cómo se califica') ------------
+    changing("build_vocab_sorts_tokens", "build_vocab", 'tokens.sort()', {"test_build_vocab_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="build_vocab.leaves_arguments"),
+    changing("encode_replaces_tokens_in_place", "encode", 'tokens[:] = result', {"test_encode_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="encode.leaves_arguments"),
+    remembering("encode_cache_by_tokens", "encode", '(tokens, unk)', {"test_encode_answers_each_call_afresh"}, "no guardes nada de una llamada para la siguiente", clause="encode.afresh"),
+    changing("decode_replaces_ids_in_place", "decode", 'ids[:] = result', {"test_decode_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="decode.leaves_arguments"),
+    remembering("decode_cache_by_ids", "decode", 'ids', {"test_decode_answers_each_call_afresh"}, "no guardes nada de una llamada para la siguiente", clause="decode.afresh"),
+    changing("oov_rate_learns_unknown_tokens", "oov_rate", 'vocab.update({t: len(vocab) for t in tokens if t not in vocab})', {"test_oov_rate_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="oov_rate.leaves_arguments"),
 ]

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder.grading.expect import INT, NUMBER, STR, DictOf, ListOf, checked_student
+from autograder.grading.expect import INT, NUMBER, STR, DictOf, ListOf, answers_afresh, checked_student, leaves_alone
 from autograder.grading.plugin import Feedback
 
 # What each function returns (the spec): every answer is checked against it, deeply, before any
@@ -144,9 +144,16 @@ CLAUSES = {
     "oov_rate.no_unk_needed": (
         "§7: no depende de [UNK]: un token está fuera si no es una clave de `vocab`",
         {"test_oov_rate_vocab_without_unk"}),
+    "build_vocab.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_build_vocab_leaves_its_arguments_alone"}),
+    "encode.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_encode_leaves_its_arguments_alone"}),
+    "encode.afresh": ("§Cómo se califica: el resultado depende solo de los argumentos de cada llamada", {"test_encode_answers_each_call_afresh"}),
+    "decode.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_decode_leaves_its_arguments_alone"}),
+    "decode.afresh": ("§Cómo se califica: el resultado depende solo de los argumentos de cada llamada", {"test_decode_answers_each_call_afresh"}),
+    "oov_rate.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_oov_rate_leaves_its_arguments_alone"}),
 }
 
 grade = pytest.mark.grade
+requires = pytest.mark.requires
 
 SENTENCE = "La paciente tiene fiebre alta"  # seed 004, step 2
 WORDS = ["La", "paciente", "tiene", "fiebre", "alta"]
@@ -477,3 +484,48 @@ def test_oov_rate_matches_reference(student, reference, known, tokens, specials)
     """coincide con la referencia en listas generadas"""
     vocab = reference.build_vocab(list(known), specials)
     assert student.oov_rate(list(tokens), dict(vocab)) == pytest.approx(reference.oov_rate(list(tokens), vocab))
+
+# --- every function: its arguments after the call, and calls that repeat ------------------------
+# 'Cómo se califica' tells students both rules; leaves_alone reads the arguments without mirroring them
+# into the test's data, and answers_afresh asks two inputs and the first again.
+
+@grade("build_vocab", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_build_vocab_published_sentence")
+def test_build_vocab_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "build_vocab", ["tos", "alta", "tos"], ("[PAD]", "[UNK]"))
+
+
+@grade("encode", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_encode_published_sentence")
+def test_encode_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "encode", ["La", "muy"], {"[UNK]": 0, "La": 1})
+
+
+@grade("encode", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devolvería la respuesta de otra tabla).")
+@requires("test_encode_published_sentence")
+def test_encode_answers_each_call_afresh(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "encode", (["tos"], {"[UNK]": 0, "tos": 1}), (["tos"], {"[UNK]": 0, "tos": 2}))
+
+
+@grade("decode", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_decode_published_sentence")
+def test_decode_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "decode", [1, 0], {"[UNK]": 0, "tos": 1})
+
+
+@grade("decode", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devolvería la respuesta de otra tabla).")
+@requires("test_decode_published_sentence")
+def test_decode_answers_each_call_afresh(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "decode", ([1], {"a": 1, "[UNK]": 0}), ([1], {"b": 1, "[UNK]": 0}))
+
+
+@grade("oov_rate", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_oov_rate_basic")
+def test_oov_rate_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "oov_rate", ["tos", "muy"], {"[UNK]": 0, "tos": 1})

@@ -10,11 +10,15 @@ bug as the specific test, both are listed.
 from functools import partial
 from pathlib import Path
 
+from autograder.samples import changing as _changing
 from autograder.samples import mutant as _mutant
+from autograder.samples import remembering as _remembering
 from autograder.samples import rewrite
 
 SOLUTION = Path(__file__).with_name("solution.py")  # the reference each mutant edits
 mutant = partial(_mutant, SOLUTION)
+changing = partial(_changing, SOLUTION)
+remembering = partial(_remembering, SOLUTION)
 
 VOCAB_CHECK = '    if vocab_size < 256:\n        raise ValueError(f"vocab_size debe ser al menos 256, no {vocab_size}")\n'
 NO_PAIRS = "        if not stats:\n            break\n"
@@ -326,7 +330,7 @@ def encode_ordinary(text, merges, pattern=GPT4_SPLIT_PATTERN):
            {"test_decode_invalid_utf8_is_replaced"}, "errors='replace'", clause="decode.replace"),
     mutant("decode_ignores_special_ids", "looks ids up in vocab only", "decode",
            [("        elif idx in special_bytes:\n            parts.append(special_bytes[idx])\n", "")],
-           {"test_decode_special_ids"}, "nombre del especial", clause="decode.special_ids"),
+           {"test_decode_leaves_its_arguments_alone", "test_decode_special_ids"}, "nombre del especial", clause="decode.special_ids"),
     mutant("decode_skips_unknown_ids", "skips ids it does not know instead of raising KeyError", "decode",
            [("            raise KeyError(idx)", "            continue")],
            {"test_decode_unknown_id_raises"}, "KeyError", clause="decode.unknown_id"),
@@ -393,4 +397,13 @@ def recover_merges(mergeable_ranks):
     mutant("recover_merges_rightmost_tie", "merges the last occurrence of a repeated lowest-rank pair, not the first",
            "recover_merges", [("if r < best_rank:", "if r <= best_rank:")],
            {"test_recover_merges_repeated_pair_leftmost"}, "más a la izquierda", clause="recover_merges.leftmost_tie"),
+
+    # --- arguments after the call, and calls that repeat ('Cómo se califica') ------------
+    changing("encode_ordinary_empties_merges", "encode_ordinary", 'merges.clear()', {"test_encode_ordinary_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="encode_ordinary.leaves_arguments"),
+    remembering("encode_ordinary_cache_by_text", "encode_ordinary", '(text, pattern)', {"test_encode_ordinary_answers_each_call_afresh"}, "no guardes nada de una llamada para la siguiente", clause="encode_ordinary.afresh"),
+    changing("encode_empties_special_tokens", "encode", 'special_tokens.clear()', {"test_encode_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="encode.leaves_arguments"),
+    remembering("encode_cache_by_text", "encode", '(text, repr(allowed_special), repr(disallowed_special), pattern)', {"test_encode_answers_each_call_afresh"}, "no guardes nada de una llamada para la siguiente", clause="encode.afresh"),
+    changing("decode_empties_ids", "decode", 'ids.clear()', {"test_decode_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="decode.leaves_arguments"),
+    remembering("decode_cache_by_ids", "decode", 'ids', {"test_decode_answers_each_call_afresh"}, "no guardes nada de una llamada para la siguiente", clause="decode.afresh"),
+    changing("recover_merges_empties_the_table", "recover_merges", 'mergeable_ranks.clear()', {"test_recover_merges_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="recover_merges.leaves_arguments"),
 ]

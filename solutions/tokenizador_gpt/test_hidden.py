@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder.grading.expect import INT, STR, DictOf, ListOf, Tuple, checked_student
+from autograder.grading.expect import INT, STR, DictOf, ListOf, Tuple, answers_afresh, checked_student, leaves_alone
 from autograder.grading.plugin import Feedback
 
 # What each function returns (the spec): every answer is checked against it, deeply, before any
@@ -175,6 +175,13 @@ CLAUSES = {
         "§8: un rango pequeño no es un byte suelto: lo es len(token) == 1", {"test_recover_merges_small_ranks"}),
     "recover_merges.any_order": (
         "§8: la tabla puede llegar en cualquier orden", {"test_recover_merges_unordered_table"}),
+    "encode_ordinary.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_encode_ordinary_leaves_its_arguments_alone"}),
+    "encode_ordinary.afresh": ("§Cómo se califica: el resultado depende solo de los argumentos de cada llamada", {"test_encode_ordinary_answers_each_call_afresh"}),
+    "encode.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_encode_leaves_its_arguments_alone"}),
+    "encode.afresh": ("§Cómo se califica: el resultado depende solo de los argumentos de cada llamada", {"test_encode_answers_each_call_afresh"}),
+    "decode.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_decode_leaves_its_arguments_alone"}),
+    "decode.afresh": ("§Cómo se califica: el resultado depende solo de los argumentos de cada llamada", {"test_decode_answers_each_call_afresh"}),
+    "recover_merges.leaves_arguments": ("§Cómo se califica: la función deja sus argumentos como estaban", {"test_recover_merges_leaves_its_arguments_alone"}),
 }
 
 # Tests whose inputs are the lesson's own worked examples (the release's visible checks): a table of
@@ -189,6 +196,7 @@ PUBLISHED_EXAMPLES = {
 }
 
 grade = pytest.mark.grade
+requires = pytest.mark.requires
 texts = st.text(alphabet="ab  ñé1.'\n🙂S", max_size=30) | st.text(max_size=12)
 SPECIALS = {"<|fin|>": 300, "<|fin|>\n": 301, "<|otro|>": 302}
 BYTES = {i: bytes([i]) for i in range(256)}
@@ -721,3 +729,55 @@ def test_recover_merges_matches_reference(student, reference, text, extra):
     """coincide con la referencia en tablas generadas"""
     table = as_ranks(reference.train_regex_bpe(text, 256 + extra))
     assert student.recover_merges(table) == reference.recover_merges(table)
+
+# --- every function: its arguments after the call, and calls that repeat ------------------------
+# 'Cómo se califica' tells students both rules; leaves_alone reads the arguments without mirroring them
+# into the test's data, and answers_afresh asks two inputs and the first again.
+
+@grade("encode_ordinary", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_encode_ordinary_published_example")
+def test_encode_ordinary_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "encode_ordinary", "ab ab", {(97, 98): 256})
+
+
+@grade("encode_ordinary", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devolvería la respuesta de otra tabla).")
+@requires("test_encode_ordinary_published_example")
+def test_encode_ordinary_answers_each_call_afresh(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "encode_ordinary", ("abab", {(97, 98): 256}), ("abab", {(98, 97): 256}))
+
+
+@grade("encode", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_encode_all_specials")
+def test_encode_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "encode", "abab", {(97, 98): 256}, {"<|fin|>": 300})
+
+
+@grade("encode", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devolvería la respuesta de otra tabla).")
+@requires("test_encode_all_specials")
+def test_encode_answers_each_call_afresh(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "encode", ("abab", {(97, 98): 256}, {"<|fin|>": 300}), ("abab", {(98, 97): 256}, {"<|fin|>": 300}))
+
+
+@grade("decode", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_decode_joins_bytes")
+def test_decode_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "decode", [256, 300], {97: b"a", 98: b"b", 256: b"ab"}, {"<|fin|>": 300})
+
+
+@grade("decode", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devolvería la respuesta de otra tabla).")
+@requires("test_decode_joins_bytes")
+def test_decode_answers_each_call_afresh(student):
+    """cada llamada depende solo de sus argumentos"""
+    answers_afresh(student, "decode", ([256], {256: b"ab"}, {}), ([256], {256: b"ba"}, {}))
+
+
+@grade("recover_merges", hint="Tu función no debe cambiar los argumentos que recibe (ni añadir, quitar o reordenar elementos): si necesitas modificar algo, trabaja sobre una copia.")
+@requires("test_recover_merges_trained_table")
+def test_recover_merges_leaves_its_arguments_alone(student):
+    """no modifica sus argumentos"""
+    leaves_alone(student, "recover_merges", {b"a": 0, b"b": 1, b"ab": 2})
