@@ -85,3 +85,37 @@ ACCEPTED = [  # what the spec allows, in the forms the codec rebuilds
 @pytest.mark.parametrize("spec, value", ACCEPTED, ids=[f"{i}" for i in range(len(ACCEPTED))])
 def test_what_the_spec_allows_is_accepted(spec, value):
     assert conform(value, spec, "f") is value
+
+
+def test_leaves_alone_sees_a_change_the_caller_never_gets():
+    """In-process (as the banks and the audit run a suite), the call gets copies: the test's data stays
+    as it was, and the change is reported in a message that names the argument's position only."""
+    from types import SimpleNamespace
+
+    from autograder.grading.expect import arguments_after, leaves_alone
+
+    def encode(tokens, vocab):
+        vocab.setdefault("secreto", len(vocab))
+        return [vocab[t] for t in tokens]
+
+    student, vocab = SimpleNamespace(encode=encode), {"a": 0}
+    answer, after = arguments_after(student, "encode", ["a"], vocab)
+    assert answer == [0] and after == [["a"], {"a": 0, "secreto": 1}] and vocab == {"a": 0}
+    with pytest.raises(Feedback, match="argumento número 2") as failure:
+        leaves_alone(student, "encode", ["a"], vocab)
+    assert "secreto" not in str(failure.value)
+
+
+def test_answers_afresh_catches_a_memo_and_passes_a_pure_function():
+    from types import SimpleNamespace
+
+    from autograder.grading.expect import answers_afresh
+
+    memo = {}
+
+    def remembering(word, table):
+        return memo.setdefault(word, table[word])
+
+    answers_afresh(SimpleNamespace(f=lambda word, table: table[word]), "f", ("a", {"a": 1}), ("a", {"a": 2}))
+    with pytest.raises(Feedback, match="misma respuesta"):
+        answers_afresh(SimpleNamespace(f=remembering), "f", ("a", {"a": 1}), ("a", {"a": 2}))
