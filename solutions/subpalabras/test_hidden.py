@@ -817,7 +817,7 @@ def test_sp_decode_leading_space_rules(student):
 @requires("test_sp_decode_published_example")
 def test_sp_decode_leaves_the_pieces_alone(student):
     """no modifica la lista de piezas"""
-    leaves_alone(student, "sp_decode", ["▁la", "▁casa"])
+    leaves_alone(student, "sp_decode", ["▁sol", "▁y", "▁luna"])
 
 
 @grade("sp_decode", hint="El resultado depende solo de los argumentos de cada llamada: no guardes nada de una llamada para la siguiente (una caché por palabra o por texto devuelve la respuesta de otra tabla).")
