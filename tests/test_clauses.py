@@ -48,7 +48,9 @@ def test_the_domain_replay_sees_a_call_outside_the_domain(tmp_path):
     from types import SimpleNamespace
 
     assignment = COURSE.assignment("bpe_bytes")
-    suite = tmp_path / "bpe_bytes" / "test_hidden.py"
+    # A folder of its own name: the suite imports as "<folder>.test_hidden", and this process has
+    # already imported the real "bpe_bytes.test_hidden" in the tests above.
+    suite = tmp_path / "bpe_bytes_narrowed" / "test_hidden.py"
     suite.parent.mkdir()
     source = assignment.hidden_suite_path.read_text(encoding="utf-8")
     suite.write_text(source + '\nDOMAIN["merge"] = lambda a: len(a["ids"]) <= 1\n', encoding="utf-8")

@@ -30,8 +30,8 @@ def _returns_keys(source: str) -> set[str]:
 def test_every_graded_function_has_a_return_contract(assignment_id):
     source = COURSE.assignment(assignment_id).hidden_suite_path.read_text(encoding="utf-8")
     assert _returns_keys(source) == set(COURSE.assignment(assignment_id).points)
-    # The suite's `student` fixture is the checked one, not the plugin's raw proxy.
-    assert "\nstudent = checked_student(RETURNS)\n" in source
+    # The suite's `student` fixture is the checked one, not the plugin's raw proxy, with the lesson's domain.
+    assert "\nstudent = checked_student(RETURNS, DOMAIN)\n" in source
 
 
 VACUOUS = [  # (spec, an answer that == or approx would let through)
