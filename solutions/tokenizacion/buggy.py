@@ -113,6 +113,18 @@ def encode(tokens, vocab, unk="[UNK]"):
     return [vocab[token] if token in vocab else vocab[unk] for token in tokens]
 ''', {"test_encode_missing_unk_raises"}, "aunque todos los tokens sean conocidos", clause="encode.missing_unk"),
 
+    rewrite("encode_no_tokens_no_check", "returns [] for an empty list before checking that unk is in the "
+            "vocabulary", '''
+def encode(tokens, vocab, unk="[UNK]"):
+    if not tokens:
+        return []
+    unk_id = vocab[unk]
+    return [vocab.get(token, unk_id) for token in tokens]
+''', {"test_encode_missing_unk_raises"}, "o no haya ninguno", clause="encode.missing_unk"),
+    mutant("encode_truthy_id", "vocab.get(token) or unk_id: a known token whose id is 0 becomes unk", "encode",
+           [("vocab.get(token, unk_id) for token in tokens", "vocab.get(token) or unk_id for token in tokens")],
+           {"test_encode_token_with_id_zero"}, "no si su id es verdadero", clause="encode.token_ids"),
+
     # --- decode -------------------------------------------------------------------------
     rewrite("decode_by_position", "takes the id as a position in the vocabulary: list(vocab)[id]", '''
 def decode(ids, vocab):
