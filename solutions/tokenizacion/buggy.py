@@ -143,8 +143,9 @@ def decode(ids, vocab):
     # --- oov_rate -----------------------------------------------------------------------
     mutant("oov_rate_percentage", "a percentage (×100), where the lesson asks for a fraction between 0 and 1",
            "oov_rate", [("return unknown / len(tokens)", "return 100 * unknown / len(tokens)")],
-           {"test_oov_rate_basic", "test_oov_rate_counts_occurrences", "test_oov_rate_divides_by_number_of_tokens",
-            "test_oov_rate_vocab_without_unk", "test_oov_rate_matches_reference"}, "no un porcentaje",
+           {"test_oov_rate_basic", "test_oov_rate_is_a_fraction", "test_oov_rate_counts_occurrences",
+            "test_oov_rate_divides_by_number_of_tokens", "test_oov_rate_vocab_without_unk",
+            "test_oov_rate_matches_reference"}, "no un porcentaje",
            clause="oov_rate.fraction"),
     mutant("oov_rate_divides_by_vocab_size", "divides by the size of the vocabulary", "oov_rate",
            [("/ len(tokens)", "/ len(vocab)")],

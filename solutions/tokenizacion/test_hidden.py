@@ -133,7 +133,7 @@ CLAUSES = {
         "§6: un id que no está en el vocabulario lanza KeyError", {"test_decode_unknown_id_raises"}),
     "oov_rate.fraction": (
         "§7: la tasa es (tokens fuera del vocabulario) / (número de tokens), una fracción entre 0 y 1 (float), "
-        "no un porcentaje", {"test_oov_rate_basic", "test_oov_rate_matches_reference"}),
+        "no un porcentaje", {"test_oov_rate_basic", "test_oov_rate_is_a_fraction", "test_oov_rate_matches_reference"}),
     "oov_rate.occurrences": (
         "§7: se cuentan apariciones: una palabra desconocida que sale tres veces suma tres",
         {"test_oov_rate_counts_occurrences"}),
@@ -450,6 +450,14 @@ def test_oov_rate_basic(student):
     result = student.oov_rate(["La", "paciente", "tiene", "fiebre", "muy", "alta"], dict(SENTENCE_VOCAB))
     expect_type(result, float, "oov_rate")
     assert result == pytest.approx(1 / 6)
+
+
+@grade("oov_rate", hint="La tasa es una fracción entre 0 y 1 (un float), no un porcentaje: no multipliques por 100.")
+def test_oov_rate_is_a_fraction(student):
+    """la tasa es una fracción entre 0 y 1, no un porcentaje"""
+    # 4 distinct tokens and 4 vocabulary entries, as in the other fixed cases: only the scale is tested here.
+    vocab = {"[UNK]": 0, "fiebre": 1, "alta": 2, "dolor": 3}
+    assert student.oov_rate(["fiebre", "gripe", "alta", "dolor"], vocab) == pytest.approx(1 / 4)
 
 
 @grade("oov_rate", weight=2, hint="Cuenta apariciones, no tokens distintos: un token desconocido que aparece tres veces "
