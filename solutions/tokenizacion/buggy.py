@@ -113,6 +113,18 @@ def encode(tokens, vocab, unk="[UNK]"):
     return [vocab[token] if token in vocab else vocab[unk] for token in tokens]
 ''', {"test_encode_missing_unk_raises"}, "aunque todos los tokens sean conocidos", clause="encode.missing_unk"),
 
+    rewrite("encode_no_tokens_no_check", "returns [] for an empty list before checking that unk is in the "
+            "vocabulary", '''
+def encode(tokens, vocab, unk="[UNK]"):
+    if not tokens:
+        return []
+    unk_id = vocab[unk]
+    return [vocab.get(token, unk_id) for token in tokens]
+''', {"test_encode_missing_unk_raises"}, "o no haya ninguno", clause="encode.missing_unk"),
+    mutant("encode_truthy_id", "vocab.get(token) or unk_id: a known token whose id is 0 becomes unk", "encode",
+           [("vocab.get(token, unk_id) for token in tokens", "vocab.get(token) or unk_id for token in tokens")],
+           {"test_encode_token_with_id_zero"}, "no si su id es verdadero", clause="encode.token_ids"),
+
     # --- decode -------------------------------------------------------------------------
     rewrite("decode_by_position", "takes the id as a position in the vocabulary: list(vocab)[id]", '''
 def decode(ids, vocab):
@@ -131,8 +143,9 @@ def decode(ids, vocab):
     # --- oov_rate -----------------------------------------------------------------------
     mutant("oov_rate_percentage", "a percentage (×100), where the lesson asks for a fraction between 0 and 1",
            "oov_rate", [("return unknown / len(tokens)", "return 100 * unknown / len(tokens)")],
-           {"test_oov_rate_basic", "test_oov_rate_counts_occurrences", "test_oov_rate_divides_by_number_of_tokens",
-            "test_oov_rate_vocab_without_unk", "test_oov_rate_matches_reference"}, "no un porcentaje",
+           {"test_oov_rate_basic", "test_oov_rate_is_a_fraction", "test_oov_rate_counts_occurrences",
+            "test_oov_rate_divides_by_number_of_tokens", "test_oov_rate_vocab_without_unk",
+            "test_oov_rate_matches_reference"}, "no un porcentaje",
            clause="oov_rate.fraction"),
     mutant("oov_rate_divides_by_vocab_size", "divides by the size of the vocabulary", "oov_rate",
            [("/ len(tokens)", "/ len(vocab)")],

@@ -114,13 +114,14 @@ CLAUSES = {
     "encode.token_ids": (
         "§5: cambia cada token por su id; uno que no está en el vocabulario recibe el id de `unk`, y el vocabulario "
         "no se toca", {"test_encode_published_sentence", "test_encode_unknown_tokens_become_unk",
-                       "test_encode_matches_reference"}),
+                       "test_encode_token_with_id_zero", "test_encode_matches_reference"}),
     "encode.unk_id_from_vocab": (
         "§5: el id de [UNK] no es siempre 0: se busca en el vocabulario", {"test_encode_unk_id_comes_from_vocab"}),
     "encode.unk_parameter": (
         "§5: el token desconocido es el parámetro `unk`, no el texto '[UNK]'", {"test_encode_custom_unk_name"}),
     "encode.missing_unk": (
-        "§5: si `unk` no está en el vocabulario, encode lanza KeyError siempre, aunque todos los tokens sean conocidos",
+        "§5: si `unk` no está en el vocabulario, encode lanza KeyError siempre, aunque todos los tokens sean conocidos "
+        "(también con una lista de tokens vacía)",
         {"test_encode_missing_unk_raises"}),
     "decode.token_list": (
         "§6: cambia cada id por el token que tiene ese id y devuelve la lista de tokens, no un texto unido",
@@ -132,7 +133,7 @@ CLAUSES = {
         "§6: un id que no está en el vocabulario lanza KeyError", {"test_decode_unknown_id_raises"}),
     "oov_rate.fraction": (
         "§7: la tasa es (tokens fuera del vocabulario) / (número de tokens), una fracción entre 0 y 1 (float), "
-        "no un porcentaje", {"test_oov_rate_basic", "test_oov_rate_matches_reference"}),
+        "no un porcentaje", {"test_oov_rate_basic", "test_oov_rate_is_a_fraction", "test_oov_rate_matches_reference"}),
     "oov_rate.occurrences": (
         "§7: se cuentan apariciones: una palabra desconocida que sale tres veces suma tres",
         {"test_oov_rate_counts_occurrences"}),
@@ -370,7 +371,7 @@ def test_encode_custom_unk_name(student):
 
 
 @grade("encode", weight=2, hint="Si `unk` no está en el vocabulario lanza KeyError siempre, aunque todos los tokens "
-                                "sean conocidos: busca vocab[unk] al principio, antes de recorrer los tokens.")
+                                "sean conocidos o no haya ninguno: busca vocab[unk] al principio, antes de recorrer los tokens.")
 @pytest.mark.requires("test_encode_published_sentence")
 def test_encode_missing_unk_raises(student):
     """sin unk en el vocabulario lanza KeyError, aunque todos los tokens sean conocidos"""
@@ -378,6 +379,16 @@ def test_encode_missing_unk_raises(student):
         student.encode(["fiebre", "alta"], {"fiebre": 0, "alta": 1})
     with pytest.raises(KeyError):
         student.encode(["fiebre", "tos"], {"fiebre": 0, "alta": 1})
+    with pytest.raises(KeyError):
+        student.encode([], {"fiebre": 0, "alta": 1})
+
+
+@grade("encode", hint="Un token conocido cuyo id es 0 se codifica con 0 aunque no sea `unk`: comprueba si el token "
+                        "está en el vocabulario (vocab.get(token, unk_id)), no si su id es verdadero "
+                        "(vocab.get(token) or ...).")
+def test_encode_token_with_id_zero(student):
+    """un token conocido con id 0 que no es [UNK] conserva su id"""
+    assert student.encode(["[PAD]", "tos", "[PAD]"], {"[PAD]": 0, "[UNK]": 1, "tos": 2}) == [0, 2, 0]
 
 
 @grade("encode", weight=2, hint="Compara con el contraejemplo: vocab[token] si está, vocab[unk] si no.", backstop=True)
@@ -439,6 +450,14 @@ def test_oov_rate_basic(student):
     result = student.oov_rate(["La", "paciente", "tiene", "fiebre", "muy", "alta"], dict(SENTENCE_VOCAB))
     expect_type(result, float, "oov_rate")
     assert result == pytest.approx(1 / 6)
+
+
+@grade("oov_rate", hint="La tasa es una fracción entre 0 y 1 (un float), no un porcentaje: no multipliques por 100.")
+def test_oov_rate_is_a_fraction(student):
+    """la tasa es una fracción entre 0 y 1, no un porcentaje"""
+    # 4 distinct tokens and 4 vocabulary entries, as in the other fixed cases: only the scale is tested here.
+    vocab = {"[UNK]": 0, "fiebre": 1, "alta": 2, "dolor": 3}
+    assert student.oov_rate(["fiebre", "gripe", "alta", "dolor"], vocab) == pytest.approx(1 / 4)
 
 
 @grade("oov_rate", weight=2, hint="Cuenta apariciones, no tokens distintos: un token desconocido que aparece tres veces "
