@@ -13,10 +13,12 @@ from functools import partial
 from pathlib import Path
 
 from autograder.samples import mutant as _mutant
+from autograder.samples import remembering as _remembering
 from autograder.samples import rewrite
 
 SOLUTION = Path(__file__).with_name("solution.py")  # the reference each mutant edits
 mutant = partial(_mutant, SOLUTION)
+remembering = partial(_remembering, SOLUTION)
 
 PIECE = "piece = word[start:end] if start == 0 else prefix + word[start:end]"
 BEST_PAIR = "a, b = max(pairs, key=lambda pair: Fraction(pairs[pair], units[pair[0]] * units[pair[1]]))"
@@ -114,13 +116,8 @@ def wordpiece_encode(text, vocab, unk="[UNK]", prefix="##", max_chars=100):
     mutant("wordpiece_encode_adds_unknown_words", "adds each unknown word to the vocabulary, with the id of `unk`",
            "wordpiece_encode", [("            pieces = [unk]\n", "            vocab.setdefault(word, vocab[unk])\n            pieces = [unk]\n")],
            {"test_wordpiece_encode_leaves_the_vocabulary_alone"}, "no debe cambiar los argumentos", clause="wordpiece_encode.arguments"),
-    mutant("wordpiece_encode_cache_by_word", "remembers each word's pieces across calls, whatever the vocabulary",
-           "wordpiece_encode",
-           [("    out = []\n    for word in text.split():\n",
-             "    out = []\n    cache = wordpiece_encode.__dict__.setdefault(\"cache\", {})\n    for word in text.split():\n"
-             "        if word in cache:\n            out.extend(cache[word])\n            continue\n"),
-            ("        out.extend(pieces)\n", "        cache[word] = pieces\n        out.extend(pieces)\n")],
-           {"test_wordpiece_encode_depends_only_on_its_arguments", "test_wordpiece_encode_max_chars_counts_characters", "test_wordpiece_encode_uses_prefix_and_unk"}, "no guardes nada de una llamada para la siguiente", clause="wordpiece_encode.calls"),
+    remembering("wordpiece_encode_cache_by_word", "wordpiece_encode", '(text, unk, prefix, max_chars)', {"test_wordpiece_encode_depends_only_on_its_arguments"},
+                "no guardes nada de una llamada para la siguiente", clause="wordpiece_encode.calls"),
 
     # --- wordpiece_scores -----------------------------------------------------------------
     rewrite("wordpiece_scores_skip_single_units", "leaves words of a single unit out of freq(u)", '''
@@ -150,9 +147,8 @@ def wordpiece_scores(splits):
     mutant("wordpiece_scores_consumes_the_splits", "pops each word from `splits` as it counts it", "wordpiece_scores",
            [("    for word, freq in splits.items():", "    for word in list(splits):\n        freq = splits.pop(word)")],
            {"test_wordpiece_scores_leaves_the_splits_alone"}, "no debe cambiar los argumentos", clause="wordpiece_scores.arguments"),
-    mutant("wordpiece_scores_counts_across_calls", "keeps its unit counts from one call to the next", "wordpiece_scores",
-           [("    units, pairs = Counter(), Counter()", "    units, pairs = wordpiece_scores.__dict__.setdefault(\"units\", Counter()), Counter()")],
-           {"test_wordpiece_scores_count_single_unit_words", "test_wordpiece_scores_depends_only_on_its_arguments", "test_wordpiece_scores_overlapping_pairs", "test_wordpiece_scores_published_example"}, "no guardes nada de una llamada para la siguiente", clause="wordpiece_scores.calls"),
+    remembering("wordpiece_scores_counts_across_calls", "wordpiece_scores", 'tuple(splits)', {"test_wordpiece_scores_depends_only_on_its_arguments"},
+                "no guardes nada de una llamada para la siguiente", clause="wordpiece_scores.calls"),
 
     # --- train_wordpiece ------------------------------------------------------------------
     mutant("train_wordpiece_by_frequency", "merges the most frequent pair, as BPE does", "train_wordpiece",
@@ -294,14 +290,8 @@ def unigram_viterbi(word, logp):
              "    for piece, is_unknown in pieces:\n        if is_unknown:\n            logp.setdefault(piece, unknown * len(piece))\n"
              "    return [piece for piece, _ in reversed(pieces)], best[len(word)][0]")],
            {"test_unigram_viterbi_leaves_logp_alone"}, "no debe cambiar los argumentos", clause="unigram_viterbi.arguments"),
-    mutant("unigram_viterbi_cache_by_word", "remembers each word's answer across calls, whatever logp", "unigram_viterbi",
-           [("    unknown = min(logp.values()) - 10.0\n",
-             "    cache = unigram_viterbi.__dict__.setdefault(\"cache\", {})\n    if word in cache:\n"
-             "        return list(cache[word][0]), cache[word][1]\n    unknown = min(logp.values()) - 10.0\n"),
-            ("    return [piece for piece, _ in reversed(pieces)], best[len(word)][0]",
-             "    cache[word] = ([piece for piece, _ in reversed(pieces)], best[len(word)][0])\n"
-             "    return list(cache[word][0]), cache[word][1]")],
-           {"test_unigram_viterbi_best_total_not_greedy", "test_unigram_viterbi_depends_only_on_its_arguments"}, "no guardes nada de una llamada para la siguiente", clause="unigram_viterbi.calls"),
+    remembering("unigram_viterbi_cache_by_word", "unigram_viterbi", '(word, len(logp))', {"test_unigram_viterbi_depends_only_on_its_arguments"},
+                "no guardes nada de una llamada para la siguiente", clause="unigram_viterbi.calls"),
 
     # --- unigram_prune --------------------------------------------------------------------
     mutant("unigram_prune_largest_loss", "proposes the pieces with the largest loss", "unigram_prune",
@@ -344,15 +334,8 @@ def unigram_viterbi(word, logp):
              "    for piece in list(logp):\n        if len(piece) >= 2:\n            score = logp.pop(piece)\n"
              "            losses[piece] = float(whole - total(logp))\n            logp[piece] = score\n")],
            {"test_unigram_prune_leaves_its_arguments_alone"}, "no debe cambiar los argumentos", clause="unigram_prune.arguments"),
-    mutant("unigram_prune_memo_across_calls", "remembers each word's Viterbi score by word and removed piece, across calls",
-           "unigram_prune",
-           [("    def total(pieces):\n        return sum(freq * unigram_viterbi(word, pieces)[1] for word, freq in corpus.items())\n",
-             "    memo = unigram_prune.__dict__.setdefault(\"memo\", {})\n\n    def total(pieces):\n"
-             "        removed = next(iter(set(logp) - set(pieces)), None)\n        out = 0\n"
-             "        for word, freq in corpus.items():\n            if (word, removed) not in memo:\n"
-             "                memo[word, removed] = unigram_viterbi(word, pieces)[1]\n"
-             "            out += freq * memo[word, removed]\n        return out\n")],
-           {"test_unigram_prune_depends_only_on_its_arguments", "test_unigram_prune_keeps_the_other_log_probs"}, "no guardes nada de una llamada para la siguiente", clause="unigram_prune.calls"),
+    remembering("unigram_prune_memo_across_calls", "unigram_prune", '(tuple(corpus.items()), n)', {"test_unigram_prune_depends_only_on_its_arguments"},
+                "no guardes nada de una llamada para la siguiente", clause="unigram_prune.calls"),
 
     # --- sp_encode ------------------------------------------------------------------------
     mutant("sp_encode_no_dummy_prefix", "never adds the leading ▁", "sp_encode",

@@ -426,7 +426,7 @@ def test_wordpiece_scores_leaves_the_splits_alone(student):
 @requires("test_wordpiece_scores_published_example")
 def test_wordpiece_scores_depends_only_on_its_arguments(student):
     """cada llamada depende solo de sus argumentos"""
-    answers_afresh(student, "wordpiece_scores", ({("g", "##a"): 2},), ({("g", "##a"): 2, ("g",): 2},))
+    answers_afresh(student, "wordpiece_scores", ({("g", "##a"): 2, ("g",): 6},), ({("g", "##a"): 2, ("g",): 2},))
 
 
 @grade("wordpiece_scores", weight=2, hint="Compara con el contraejemplo: freq(ab) / (freq(a) · freq(b)), pares solapados y "
