@@ -70,7 +70,7 @@ def wordpiece_encode(text, vocab, unk="[UNK]", prefix="##", max_chars=100):
     mutant("wordpiece_encode_prefix_on_every_piece", "puts the prefix on the first piece too", "wordpiece_encode",
            [(PIECE, "piece = prefix + word[start:end]")],
            # every word's first piece goes missing, so most fixed cases see it
-           {"test_wordpiece_encode_depends_only_on_its_arguments", "test_wordpiece_encode_longest_match_first", "test_wordpiece_encode_max_chars_counts_characters", "test_wordpiece_encode_missing_unk_raises_keyerror", "test_wordpiece_encode_no_prefix_on_the_first_piece", "test_wordpiece_encode_published_example", "test_wordpiece_encode_splits_on_any_whitespace", "test_wordpiece_encode_unknown_word_is_one_unk", "test_wordpiece_encode_uses_prefix_and_unk"},
+           {"test_wordpiece_encode_depends_only_on_its_arguments", "test_wordpiece_encode_joins_the_pieces_of_every_word", "test_wordpiece_encode_longest_match_first", "test_wordpiece_encode_max_chars_counts_characters", "test_wordpiece_encode_missing_unk_raises_keyerror", "test_wordpiece_encode_no_prefix_on_the_first_piece", "test_wordpiece_encode_published_example", "test_wordpiece_encode_splits_on_any_whitespace", "test_wordpiece_encode_unknown_word_is_one_unk", "test_wordpiece_encode_uses_prefix_and_unk"},
            "menos en la primera", clause="wordpiece_encode.prefix_not_first"),
     mutant("wordpiece_encode_split_on_space", "splits the text with split(' ')", "wordpiece_encode",
            [("for word in text.split():", 'for word in text.split(" "):')],
@@ -89,7 +89,7 @@ def wordpiece_encode(text, vocab, unk="[UNK]", prefix="##", max_chars=100):
 
     mutant("wordpiece_encode_last_word_only", "starts the output list anew for every word", "wordpiece_encode",
            [("    out = []\n    for word in text.split():\n", "    out = []\n    for word in text.split():\n        out = []\n")],
-           {"test_wordpiece_encode_max_chars_counts_characters", "test_wordpiece_encode_missing_unk_raises_keyerror", "test_wordpiece_encode_no_prefix_on_the_first_piece", "test_wordpiece_encode_published_example", "test_wordpiece_encode_splits_on_any_whitespace", "test_wordpiece_encode_unknown_word_is_one_unk", "test_wordpiece_encode_uses_prefix_and_unk"}, "Repasa el ejemplo trabajado", clause="wordpiece_encode.pieces"),
+           {"test_wordpiece_encode_joins_the_pieces_of_every_word", "test_wordpiece_encode_max_chars_counts_characters", "test_wordpiece_encode_missing_unk_raises_keyerror", "test_wordpiece_encode_published_example", "test_wordpiece_encode_splits_on_any_whitespace", "test_wordpiece_encode_unknown_word_is_one_unk", "test_wordpiece_encode_uses_prefix_and_unk"}, "TODAS las palabras del texto", clause="wordpiece_encode.pieces"),
     rewrite("wordpiece_encode_max_chars_checked_per_word", "checks max_chars only inside the loop over the words", '''
 def wordpiece_encode(text, vocab, unk="[UNK]", prefix="##", max_chars=100):
     out = []
@@ -143,7 +143,7 @@ def wordpiece_scores(splits):
     mutant("wordpiece_scores_pair_frequency", "returns freq(ab), the pair's frequency, as BPE would", "wordpiece_scores",
            [("return {(a, b): n / (units[a] * units[b]) for (a, b), n in pairs.items()}",
              "return {(a, b): float(n) for (a, b), n in pairs.items()}")],
-           {"test_wordpiece_scores_count_single_unit_words", "test_wordpiece_scores_depends_only_on_its_arguments", "test_wordpiece_scores_overlapping_pairs", "test_wordpiece_scores_published_example"}, "freq(ab) / (freq(a) · freq(b))", clause="wordpiece_scores.score"),
+           {"test_wordpiece_scores_count_single_unit_words", "test_wordpiece_scores_depends_only_on_its_arguments", "test_wordpiece_scores_divides_by_the_units_frequencies", "test_wordpiece_scores_overlapping_pairs", "test_wordpiece_scores_published_example"}, "Divide la frecuencia del par", clause="wordpiece_scores.score"),
     mutant("wordpiece_scores_consumes_the_splits", "pops each word from `splits` as it counts it", "wordpiece_scores",
            [("    for word, freq in splits.items():", "    for word in list(splits):\n        freq = splits.pop(word)")],
            {"test_wordpiece_scores_leaves_the_splits_alone"}, "no debe cambiar los argumentos", clause="wordpiece_scores.arguments"),
@@ -280,7 +280,7 @@ def unigram_viterbi(word, logp):
 
     mutant("unigram_viterbi_pieces_backwards", "returns the pieces in the order the backtrace finds them",
            "unigram_viterbi", [("return [piece for piece, _ in reversed(pieces)]", "return [piece for piece, _ in pieces]")],
-           {"test_unigram_viterbi_best_total_not_greedy", "test_unigram_viterbi_published_example", "test_unigram_viterbi_unknown_characters"}, "Repasa el ejemplo trabajado", clause="unigram_viterbi.result"),
+           {"test_unigram_viterbi_best_total_not_greedy", "test_unigram_viterbi_pieces_in_text_order", "test_unigram_viterbi_published_example", "test_unigram_viterbi_unknown_characters"}, "en el orden del texto", clause="unigram_viterbi.result"),
     mutant("unigram_viterbi_empty_word_is_one_piece", "segments an empty word as one empty piece", "unigram_viterbi",
            [("    pieces, end = [], len(word)\n", "    if not word:\n        return [\"\"], 0.0\n    pieces, end = [], len(word)\n")],
            {"test_unigram_viterbi_edge_cases"}, "Una palabra vacía", clause="unigram_viterbi.empty_word"),
@@ -355,7 +355,7 @@ def unigram_viterbi(word, logp):
 
     mutant("sp_encode_returns_the_score_too", "returns Viterbi's (pieces, score) pair, not only the pieces", "sp_encode",
            [(MARKED + "[0]", MARKED)],
-           {"test_sp_encode_depends_only_on_its_arguments", "test_sp_encode_dummy_prefix", "test_sp_encode_keeps_runs_of_spaces", "test_sp_encode_leaves_logp_alone", "test_sp_encode_matches_reference", "test_sp_encode_only_the_space_becomes_the_marker", "test_sp_encode_published_example"}, "solo la lista de piezas", clause="sp_encode.pieces"),
+           {"test_sp_encode_depends_only_on_its_arguments", "test_sp_encode_dummy_prefix", "test_sp_encode_keeps_runs_of_spaces", "test_sp_encode_leaves_logp_alone", "test_sp_encode_matches_reference", "test_sp_encode_only_the_space_becomes_the_marker", "test_sp_encode_published_example", "test_sp_encode_returns_only_the_pieces"}, "solo la lista de piezas", clause="sp_encode.pieces"),
     mutant("sp_encode_accepts_the_marker", "encodes a text that already holds ▁", "sp_encode",
            [("    if SPACE in text:\n        raise ValueError(\"el texto ya contiene ▁ (U+2581)\")\n", "")],
            {"test_sp_encode_edge_cases"}, "ya contiene ▁", clause="sp_encode.valueerror"),
@@ -381,7 +381,7 @@ def unigram_viterbi(word, logp):
            {"test_sp_decode_depends_only_on_its_arguments", "test_sp_decode_leading_space_rules"}, "con False", clause="sp_decode.flag"),
     mutant("sp_decode_drops_the_markers", "deletes each ▁ instead of turning it into a space", "sp_decode",
            [('text = "".join(pieces).replace(SPACE, " ")', 'text = "".join(pieces).replace(SPACE, "")')],
-           {"test_sp_decode_depends_only_on_its_arguments", "test_sp_decode_leading_space_rules", "test_sp_decode_matches_reference", "test_sp_decode_published_example", "test_sp_decode_removes_one_leading_space"}, "cambia cada ▁ por un espacio", clause="sp_decode.text"),
+           {"test_sp_decode_depends_only_on_its_arguments", "test_sp_decode_leading_space_rules", "test_sp_decode_matches_reference", "test_sp_decode_published_example", "test_sp_decode_removes_one_leading_space", "test_sp_decode_turns_each_marker_into_a_space"}, "vuelve a ser un espacio", clause="sp_decode.text"),
     rewrite("sp_decode_strips_the_first_piece", "removes the leading ▁ from the caller's first piece", '''
 def sp_decode(pieces, add_dummy_prefix=True):
     if add_dummy_prefix and pieces and pieces[0].startswith(SPACE):

@@ -91,7 +91,7 @@ PUBLISHED_EXAMPLES = {
 CLAUSES = {
     "wordpiece_encode.pieces": ("§2: devuelve las piezas de todas las palabras de text.split(), en orden, partiendo cada "
                                 "una con la pieza más larga del vocabulario en cada posición",
-                                {"test_wordpiece_encode_published_example", "test_wordpiece_encode_matches_reference"}),
+                                {"test_wordpiece_encode_joins_the_pieces_of_every_word", "test_wordpiece_encode_published_example", "test_wordpiece_encode_matches_reference"}),
     "wordpiece_encode.longest": ("§2: la más larga, no la más corta: se prueba desde el final de la palabra y se va "
                                  "acortando", {"test_wordpiece_encode_longest_match_first"}),
     "wordpiece_encode.whole_word_unk": ("§2: si en alguna posición no hay pieza, se descartan las ya encontradas y la "
@@ -116,7 +116,7 @@ CLAUSES = {
 
     "wordpiece_scores.score": ("§3: devuelve {(a, b): puntuación}, freq(ab) / (freq(a) · freq(b)), con cada aparición "
                                "multiplicada por la frecuencia de su palabra; la puntuación no es la frecuencia del par",
-                               {"test_wordpiece_scores_published_example", "test_wordpiece_scores_matches_reference"}),
+                               {"test_wordpiece_scores_divides_by_the_units_frequencies", "test_wordpiece_scores_published_example", "test_wordpiece_scores_matches_reference"}),
     "wordpiece_scores.single_units": ("§3: las palabras de una sola unidad también cuentan en freq(u)",
                                       {"test_wordpiece_scores_count_single_unit_words"}),
     "wordpiece_scores.overlap": ("§3: los pares se solapan al contar: ##a ##a ##a contiene dos veces ##a ##a",
@@ -149,7 +149,7 @@ CLAUSES = {
 
     "unigram_viterbi.result": ("§5: devuelve una tupla con la lista de piezas de la segmentación de mayor puntuación, en "
                                "orden, y esa puntuación",
-                               {"test_unigram_viterbi_published_example", "test_unigram_viterbi_matches_reference"}),
+                               {"test_unigram_viterbi_pieces_in_text_order", "test_unigram_viterbi_published_example", "test_unigram_viterbi_matches_reference"}),
     "unigram_viterbi.best_total": ("§5: no vale ser voraz: Viterbi compara sumas completas",
                                    {"test_unigram_viterbi_best_total_not_greedy"}),
     "unigram_viterbi.ties": ("§5: en un empate gana la última pieza más larga: cambia de mejor solo si el nuevo es "
@@ -187,7 +187,7 @@ CLAUSES = {
 
     "sp_encode.pieces": ("§7: cambia cada espacio por ▁, añade el ▁ inicial si se pide, parte el resultado entero con "
                          "Viterbi y devuelve solo las piezas",
-                         {"test_sp_encode_published_example", "test_sp_encode_matches_reference"}),
+                         {"test_sp_encode_returns_only_the_pieces", "test_sp_encode_published_example", "test_sp_encode_matches_reference"}),
     "sp_encode.dummy_prefix": ("§7: con add_dummy_prefix (por defecto) se añade un ▁ delante de todo el texto; sin él, no",
                                {"test_sp_encode_dummy_prefix"}),
     "sp_encode.runs": ("§7: los espacios seguidos no se juntan: cada uno es un ▁", {"test_sp_encode_keeps_runs_of_spaces"}),
@@ -199,7 +199,7 @@ CLAUSES = {
     "sp_encode.calls": ("§Cómo se califica: el resultado de cada llamada depende solo de sus argumentos, y las pruebas llaman a cada función varias veces", {"test_sp_encode_depends_only_on_its_arguments"}),
 
     "sp_decode.text": ("§8: une las piezas y cambia cada ▁ por un espacio",
-                       {"test_sp_decode_published_example", "test_sp_decode_matches_reference"}),
+                       {"test_sp_decode_turns_each_marker_into_a_space", "test_sp_decode_published_example", "test_sp_decode_matches_reference"}),
     "sp_decode.one_space": ("§8: con add_dummy_prefix se quita un solo espacio del principio, el que añadió sp_encode; "
                             "lstrip() no sirve", {"test_sp_decode_removes_one_leading_space"}),
     "sp_decode.only_a_space": ("§8: lo que se quita es un espacio: si el texto no empieza por uno, no se quita nada",
@@ -279,7 +279,16 @@ def test_wordpiece_encode_published_example(student):
 def test_wordpiece_encode_no_prefix_on_the_first_piece(student):
     """la primera pieza de cada palabra va sin prefijo"""
     vocab = {"[UNK]": 0, "sol": 1, "##sol": 2, "##es": 3, "es": 4}
-    assert student.wordpiece_encode("soles sol", vocab) == ["sol", "##es", "sol"]
+    assert student.wordpiece_encode("soles", vocab) == ["sol", "##es"]
+    assert student.wordpiece_encode("sol", vocab) == ["sol"]
+
+
+@grade("wordpiece_encode", hint="El resultado son las piezas de TODAS las palabras del texto, una palabra tras otra "
+                                "y en su orden, en una sola lista.")
+def test_wordpiece_encode_joins_the_pieces_of_every_word(student):
+    """junta las piezas de todas las palabras, en orden"""
+    vocab = {"[UNK]": 0, "sol": 1, "luna": 2, "mar": 3}
+    assert student.wordpiece_encode("sol luna mar sol", vocab) == ["sol", "luna", "mar", "sol"]
 
 
 @grade("wordpiece_encode", weight=2, hint="Busca primero la pieza más larga: desde la posición actual, prueba hasta el "
@@ -389,6 +398,15 @@ def test_wordpiece_scores_published_example(student):
     assert set(result) == {("g", "##a"), ("##a", "##t"), ("##t", "##o"), ("##t", "##a"), ("p", "##a")}
     assert result == near({("g", "##a"): 1 / 13, ("##a", "##t"): 1 / 13, ("##t", "##o"): 0.1,
                            ("##t", "##a"): 3 / 130, ("p", "##a"): 1 / 13})
+
+
+@grade("wordpiece_scores", hint="Divide la frecuencia del par entre las frecuencias de sus dos unidades: "
+                                "freq(ab) / (freq(a) · freq(b)). La frecuencia sola es el criterio de BPE, no el de "
+                                "WordPiece.")
+def test_wordpiece_scores_divides_by_the_units_frequencies(student):
+    """la puntuación divide freq(ab) entre freq(a) · freq(b)"""
+    assert student.wordpiece_scores({("s", "##i"): 2}) == near({("s", "##i"): 2 / (2 * 2)})
+    assert student.wordpiece_scores({("s", "##i"): 3, ("n", "##o"): 1}) == near({("s", "##i"): 1 / 3, ("n", "##o"): 1.0})
 
 
 @grade("wordpiece_scores", weight=2, hint="freq(u) cuenta todas las apariciones de la unidad, también en palabras de una sola "
@@ -540,6 +558,14 @@ def test_train_wordpiece_matches_reference(student, reference, corpus, num_merge
 
 
 # --- unigram_viterbi ------------------------------------------------------------------------
+
+@grade("unigram_viterbi", hint="Devuelve las piezas en el orden del texto: al recorrer el camino desde el final "
+                                "salen al revés, dales la vuelta (''.join(piezas) debe ser la palabra).")
+def test_unigram_viterbi_pieces_in_text_order(student):
+    """las piezas salen en el orden de la palabra"""
+    pieces, _ = student.unigram_viterbi("sol", {"s": -1, "o": -1, "l": -1})
+    assert list(pieces) == ["s", "o", "l"]
+
 
 # Before the published example, which a `>=` also fails: failed fixed cases are shown in file order.
 @grade("unigram_viterbi", weight=2, hint="Un candidato sustituye al mejor solo si es estrictamente mayor (>, no >=): en un "
@@ -727,6 +753,13 @@ def test_sp_encode_published_example(student):
     assert student.sp_encode(" la  casa", LA_CASA) == ["▁", "▁la", "▁", "▁casa"]
 
 
+@grade("sp_encode", hint="sp_encode devuelve solo la lista de piezas, no la pareja (piezas, puntuación) que "
+                                "devuelve unigram_viterbi.")
+def test_sp_encode_returns_only_the_pieces(student):
+    """devuelve solo la lista de piezas"""
+    assert student.sp_encode("sol", {"sol": -1, "s": -2, "o": -2, "l": -2}, add_dummy_prefix=False) == ["sol"]
+
+
 @grade("sp_encode", weight=2, hint="Con add_dummy_prefix (por defecto) se añade un ▁ delante del texto, para que la "
                                    "primera palabra se codifique como las demás; con add_dummy_prefix=False, no.")
 def test_sp_encode_dummy_prefix(student):
@@ -795,6 +828,12 @@ def test_sp_decode_published_example(student):
     """reproduce los ejemplos publicados"""
     assert student.sp_decode(["▁la", "▁casa"]) == "la casa"
     assert student.sp_decode(["▁", "▁la", "▁", "▁casa"]) == " la  casa"
+
+
+@grade("sp_decode", hint="Cada ▁ vuelve a ser un espacio: cámbialo por ' ', no lo borres.")
+def test_sp_decode_turns_each_marker_into_a_space(student):
+    """cada ▁ se convierte en un espacio"""
+    assert student.sp_decode(["sol", "▁y", "▁luna"], add_dummy_prefix=False) == "sol y luna"
 
 
 @grade("sp_decode", weight=2, hint="Quita UN solo espacio inicial, el que añadió add_dummy_prefix: lstrip() borraría "
