@@ -76,10 +76,22 @@ def test_a_workflow_command_stays_one_line_and_its_title_one_property(title, mes
 
 
 @given(ANY_TEXT)
-def test_no_csv_cell_starts_a_formula(text):
+def test_no_csv_cell_starts_a_formula_whatever_the_separator(text):
+    """Split on any separator a spreadsheet might use, no field starts a formula; and the cell
+    is the text with single quotes added, nothing else."""
     cell = safe_text.csv_cell(text)
+    for separator in safe_text.CSV_SEPARATORS:
+        for field in cell.split(separator)[1:]:
+            assert not field.lstrip(" \t").startswith(("=", "+", "-", "@"))
     assert not cell.startswith(safe_text.FORMULA_START)
-    assert cell in (text, "'" + text)
+    assert cell.replace("'", "") == text.replace("'", "")
+
+
+def test_a_formula_after_a_semicolon_is_quoted_too():
+    """Spanish Excel splits a CSV on ';' by default: 'Ana ;=1+1;' would show a computed 2."""
+    assert safe_text.csv_cell("Ana ;=1+1;") == "Ana ;'=1+1;"
+    assert safe_text.csv_cell("Ana;  @SUM(1)|-2") == "Ana;  '@SUM(1)|'-2"
+    assert safe_text.csv_cell("Ana García-López; Pérez") == "Ana García-López; Pérez"
 
 
 @given(ANY_TEXT)
@@ -99,7 +111,7 @@ def test_markdown_and_html_hold_no_markup_or_control(text):
 @given(HARMLESS)
 def test_harmless_text_comes_back_unchanged(text):
     assert safe_text.terminal(text) == safe_text.ci_log(text) == text
-    if not text.startswith(safe_text.FORMULA_START):
+    if not re.search(r"(^|[,;|\t\r\n][ \t]*)[=+\-@\t\r]", text):
         assert safe_text.csv_cell(text) == text
 
 
@@ -112,7 +124,7 @@ def test_each_medium_on_the_forged_log():
     assert safe_text.workflow_property("f: a, b") == "f%3A a%2C b"
     assert safe_text.markdown_line("<img src=x> [y](http://e.vil)") == "&lt;img src=x&gt; \\[y\\](http\u2060://e.vil)"
     assert [safe_text.csv_cell(v) for v in ("=1+1", "+1", "-1", "@SUM(A1)", "\t=1", "\r=1", "Ana", "")] == \
-        ["'=1+1", "'+1", "'-1", "'@SUM(A1)", "'\t=1", "'\r=1", "Ana", ""]
+        ["'=1+1", "'+1", "'-1", "'@SUM(A1)", "'\t'=1", "'\r'=1", "Ana", ""]
 
 
 def test_stop_commands_get_a_fresh_token_each_time():
@@ -202,7 +214,7 @@ def test_the_lms_formats_escape_text_cells_too():
     row = {"student_id": "1001", "lms_id": "1001", "last_name": "@SUM(1)", "first_name": '=HYPERLINK("x","y")',
            "email": "+evil", "scores": {"a": 2.5}}
     canvas = list(csv.reader(io.StringIO(canvas_csv({"a": "A"}, [row]))))[1]
-    assert canvas[:2] == ["'@SUM(1), =HYPERLINK(\"x\",\"y\")", "1001"] and canvas[5] == "2.5"
+    assert canvas[:2] == ["'@SUM(1), '=HYPERLINK(\"x\",\"y\")", "1001"] and canvas[5] == "2.5"
     when = dt.datetime(2027, 3, 2, tzinfo=dt.timezone.utc)
     moodle = list(csv.reader(io.StringIO(moodle_worksheet("a", [row], 10.0, when))))[1]
     assert moodle[:5] == ["Participant 1001", "'=HYPERLINK(\"x\",\"y\") @SUM(1)", "'+evil", "2.5", "10"]

@@ -166,13 +166,19 @@ def html_text(text) -> str:
 # --- CSV -----------------------------------------------------------------------------------------
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# A spreadsheet may split the file on another separator than the comma it was written with
+# (Spanish Excel's default is ';'), so a formula can also start right after one of these.
+CSV_SEPARATORS = ",;|\t\r\n"
+_FORMULA_AFTER_SEPARATOR = re.compile(r"([,;|\t\r\n][ \t]*)(?=[=+\-@])")
 
 
 def csv_cell(text) -> str:
     """A text cell from an untrusted source (a student's id, an LMS display name) that Excel,
     LibreOffice or Google Sheets will not run as a formula (`=HYPERLINK(...)`, `@SUM(...)`,
     `-2+3+cmd|...`): one that starts with = + - @, a tab or a CR gets a leading single quote,
-    as OWASP recommends (CSV injection). Only text cells: numbers the grader computes are
-    written as numbers, so a negative one stays a number."""
-    text = str(text)
+    as OWASP recommends (CSV injection), and so does each such character that follows a
+    separator (`Ana ;=1+1;` becomes `Ana ;'=1+1;`), whichever one the spreadsheet splits on.
+    Only text cells: numbers the grader computes are written as numbers, so a negative one
+    stays a number."""
+    text = _FORMULA_AFTER_SEPARATOR.sub(r"\1'", str(text))
     return "'" + text if text.startswith(FORMULA_START) else text
