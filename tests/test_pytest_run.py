@@ -1,0 +1,36 @@
+"""How the grader runs pytest on a hidden suite, whatever the environment it runs in."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+
+import pytest
+
+from autograder.grading.plugin import PYTEST_CI_VARIABLES, SuitePlugin, run_pytest
+
+SUITE = '''
+from pathlib import Path
+
+def test_a_huge_wrong_answer(student):
+    try:
+        assert "\\n".join(map(str, range(20_000))) == "x"
+    except AssertionError as error:
+        Path(__file__).with_name("explanation.txt").write_text(str(error))
+        raise
+'''
+
+
+@pytest.mark.parametrize("variable", PYTEST_CI_VARIABLES)
+def test_an_assertion_is_explained_briefly_even_on_a_ci_service(tmp_path, monkeypatch, variable):
+    """pytest diffs a wrong answer in full when CI or BUILD_NUMBER is set: a student's value of any size
+    would then cost the grading process minutes and gigabytes. The grader's own run truncates."""
+    monkeypatch.setenv(variable, "true")
+    suite = tmp_path / f"demo_{variable.lower()}" / "test_hidden.py"  # one module name per run
+    suite.parent.mkdir()
+    suite.write_text(textwrap.dedent(SUITE))
+    code, _ = run_pytest(suite, SuitePlugin(student=None, reference=None))
+    explanation = (suite.parent / "explanation.txt").read_text()
+    assert code == pytest.ExitCode.TESTS_FAILED
+    assert "truncated" in explanation and len(explanation.splitlines()) < 20
+    assert os.environ[variable] == "true"  # and the grader's own environment is left as it was
