@@ -2,8 +2,9 @@
 
 - Each function's points are split among its tests by weight.
 - A failed catch-all (backstop) test earns its share in proportion to the weight of the
-  function's specific tests that earned their points, once a specific test failed; when no
-  specific test failed, the catch-all is the only one to see the bug and earns nothing.
+  function's specific tests that earned their points, but no more than those tests lost; when
+  no specific test failed, the catch-all is the only one to see the bug and earns nothing.
+- So failing one test more never raises a score.
 - A test gated by `requires` earns nothing and shows no hint of its own.
 - A test that did not pass is never reported as passed, whatever it earned.
 """
@@ -40,11 +41,19 @@ def scored(tests, points=10.0):
 
 
 def test_a_catch_all_is_credited_in_proportion_to_the_specific_tests_earned():
-    tests = scored([raw("basic", 2), raw("edge", 1, passed=False), raw("more", 1), raw("all", 4, False, True)])
+    tests = scored([raw("basic", 2), raw("edge", 3, passed=False), raw("more", 3), raw("all", 2, False, True)])
     catch_all = tests["all"]
     assert catch_all.outcome == "partial" and not catch_all.passed
-    assert catch_all.score == pytest.approx(5.0 * 3 / 4)  # share 5 points, 3 of 4 specific weight earned
-    assert "75 %" in catch_all.feedback
+    assert catch_all.score == pytest.approx(2.0 * 5 / 8)  # share 2 points, 5 of 8 specific weight earned
+    assert "62 %" in catch_all.feedback
+
+
+def test_a_catch_all_gives_back_no_more_than_the_specific_tests_lost():
+    """A small specific failure must not buy back a catch-all that a subtler bug loses whole."""
+    tests = scored([raw("basic", 2), raw("edge", 1, passed=False), raw("more", 1), raw("all", 4, False, True)])
+    assert tests["all"].outcome == "partial"
+    assert tests["all"].score == pytest.approx(tests["edge"].max_score)  # 1.25 of its 5, not 3/4 of them
+    assert sum(t.score for t in tests.values()) == pytest.approx(5.0)  # = a bug only the catch-all sees
 
 
 def test_a_catch_all_alone_in_seeing_the_bug_earns_nothing():
@@ -73,20 +82,34 @@ def test_gated_specific_tests_do_not_count_as_earned_for_the_catch_all():
 suites = st.lists(st.tuples(st.integers(1, 4), st.booleans()), min_size=1, max_size=8)
 
 
-@given(suites, st.integers(1, 4), st.booleans())
-def test_passing_one_more_specific_test_never_lowers_the_score(specifics, backstop_weight, backstop_passes):
-    """While a specific test still names a bug. (Fixing the last one a specific test sees, when the
-    catch-all still sees another, moves the catch-all from proportional credit to none: that bug is
-    then the catch-all's alone, and the catch-all is there to charge it.)"""
-    def total(flags):
-        tests = [raw(f"t{i}", w, p) for i, (w, p) in enumerate(flags)]
-        tests.append(raw("all", backstop_weight, backstop_passes, True))
-        return sum(t.score for t in score_tests(tests, {"f": 10.0}))
+tests_of_a_function = st.lists(st.tuples(st.integers(1, 4), st.booleans(), st.sampled_from(["specific", "published", "catch-all"])),
+                               min_size=1, max_size=8)
 
-    for index, (weight, passes) in enumerate(specifics):
-        better = [*specifics[:index], (weight, True), *specifics[index + 1:]]
-        if not passes and not all(p for _, p in better):
-            assert total(better) >= total(specifics) - 1e-9
+
+@given(tests_of_a_function, st.data())
+def test_failing_one_more_test_never_raises_the_score(tests, data):
+    """Whatever the suite's shape (several catch-alls, published examples, an error case gated on
+    the first test), a submission that fails a test more scores no more: no bug pays."""
+    def total(flags):
+        made = []
+        for i, (weight, passes, kind) in enumerate(flags):
+            test = raw(f"t{i}", weight, passes, backstop=kind == "catch-all",
+                       requires=["t0"] if i == len(flags) - 1 and i > 0 and kind == "specific" else ())
+            made.append(dataclasses.replace(test, published=kind == "published"))
+        return sum(t.score for t in score_tests(made, {"f": 10.0}))
+
+    passing = [i for i, (_, passes, _) in enumerate(tests) if passes]
+    if passing:
+        index = data.draw(st.sampled_from(passing))
+        worse = [(w, p and i != index, k) for i, (w, p, k) in enumerate(tests)]
+        assert total(worse) <= total(tests) + 1e-9
+
+
+def test_a_second_bug_does_not_raise_the_score():
+    """The held-out attack: a bug only the catch-all saw, then a second one that fails a small test."""
+    one_bug = scored([raw("basic", 3), raw("small", 1), raw("more", 3), raw("all", 2, False, True)])
+    two_bugs = scored([raw("basic", 3), raw("small", 1, passed=False), raw("more", 3), raw("all", 2, False, True)])
+    assert sum(t.score for t in two_bugs.values()) <= sum(t.score for t in one_bug.values())
 
 
 @given(suites, st.integers(1, 4), st.booleans())

@@ -104,11 +104,15 @@ def score_tests(raw_tests, points: dict[str, float], visibility_of=None) -> list
     """Split each function's points among its tests by weight; apply `requires` gates.
 
     A failed catch-all (``backstop``) test earns its share in proportion to the weight of
-    that function's specific tests that earned their points, once a specific test has charged
-    the bug: a student with one bug keeps most of it. Tests of the lesson's published examples
-    (``published``) count on neither side of that proportion, since a table of those examples
-    passes them: such a table earns their points and nothing of the catch-all. When every
-    specific test passed, the catch-all is the only one to see the bug and earns nothing.
+    that function's specific tests that earned their points, but never more than those specific
+    tests lost: a student with one bug keeps some of it, and no submission gains by failing one
+    test more. (With more credit, a bug that only the catch-all sees, which costs its whole share,
+    would cost less once a second bug failed a small specific test.) So a failed catch-all costs
+    at least its own share, and a bug that fails more specific tests costs them in proportion.
+    Tests of the lesson's published examples (``published``) count on neither side of that
+    proportion, since a table of those examples passes them: such a table earns their points and
+    nothing of the catch-all. When every specific test passed, the catch-all is the only one to
+    see the bug and earns nothing.
     A test gated by `requires` shows no hint of its own: the basic test that failed names
     the misconception.
 
@@ -122,7 +126,6 @@ def score_tests(raw_tests, points: dict[str, float], visibility_of=None) -> list
     passed = {raw.test_id for raw in raw_tests if raw.excinfo is None}
     earned = {raw.test_id for raw in raw_tests if raw.excinfo is None and set(raw.requires) <= passed}
     specific = [raw for raw in raw_tests if not raw.backstop]
-    charged = {r.function for r in specific if r.excinfo is not None}
     specific_weight: dict[str, float] = {}
     earned_weight: dict[str, float] = {}
     for raw in specific:
@@ -130,6 +133,7 @@ def score_tests(raw_tests, points: dict[str, float], visibility_of=None) -> list
             continue
         specific_weight[raw.function] = specific_weight.get(raw.function, 0.0) + raw.weight
         earned_weight[raw.function] = earned_weight.get(raw.function, 0.0) + raw.weight * (raw.test_id in earned)
+    refund = _catch_all_refund(raw_tests, points, weights, earned, earned_weight, specific_weight)
     results = []
     position = {function: index for index, function in enumerate(points)}
     for raw in sorted(raw_tests, key=lambda raw: position.get(raw.function, len(position))):
@@ -145,13 +149,13 @@ def score_tests(raw_tests, points: dict[str, float], visibility_of=None) -> list
             text = "Esta prueba de casos de error solo puntúa cuando tu función también supera sus casos básicos."
         else:
             outcome, text, note = feedback.classify(raw.excinfo, raw.kind, raw.calls)
-            fraction = earned_weight.get(raw.function, 0.0) / specific_weight.get(raw.function, 1.0)
-            if raw.backstop and raw.function in charged and fraction > 0 and outcome is not Outcome.GRADER_ERROR:
+            fraction = refund.get(raw.function, 0.0)
+            if raw.backstop and fraction > 0 and outcome is not Outcome.GRADER_ERROR:
                 outcome, score = Outcome.PARTIAL, share * fraction
-                note = f"catch-all credited {fraction:.0%}, the share of specific tests earned ({note})"
-                text = (f"Prueba general: se te reconoce la parte proporcional a las pruebas específicas de esta "
-                        f"función que superaste ({_percent(fraction)}). Este ejemplo puede ayudarte a encontrar "
-                        f"el fallo.\n" + text)
+                note = f"catch-all credited {fraction:.0%}: the share of specific tests earned, at most what they lost ({note})"
+                text = (f"Prueba general: se te reconoce una parte ({_percent(fraction)}), en proporción a las "
+                        f"pruebas específicas de esta función que superaste y sin pasar de lo que perdiste en las "
+                        f"demás. Este ejemplo puede ayudarte a encontrar el fallo.\n" + text)
         results.append(TestResult(
             test_id=raw.test_id, name=f"{raw.function}: {raw.title}", function=raw.function,
             score=score, max_score=share, outcome=outcome, feedback=text, hint=hint, kind=raw.kind,
@@ -159,6 +163,25 @@ def score_tests(raw_tests, points: dict[str, float], visibility_of=None) -> list
             broad=raw.backstop or raw.published,
         ))
     return results
+
+
+def _catch_all_refund(raw_tests, points, weights, earned, earned_weight, specific_weight) -> dict[str, float]:
+    """Per function, the fraction of its share each failed catch-all earns: the specific tests'
+    earned fraction, capped so that all its failed catch-alls together give back no more than the
+    points its specific tests (published ones included) lost."""
+    lost: dict[str, float] = {}
+    failed_catch_alls: dict[str, float] = {}
+    for raw in raw_tests:
+        share = points.get(raw.function, 0.0) * raw.weight / weights[raw.function]
+        if not raw.backstop and raw.test_id not in earned:
+            lost[raw.function] = lost.get(raw.function, 0.0) + share
+        elif raw.backstop and raw.excinfo is not None:
+            failed_catch_alls[raw.function] = failed_catch_alls.get(raw.function, 0.0) + share
+    refund = {}
+    for function, failed_share in failed_catch_alls.items():
+        fraction = earned_weight.get(function, 0.0) / specific_weight.get(function, 1.0)
+        refund[function] = min(fraction, lost.get(function, 0.0) / failed_share) if failed_share else 0.0
+    return refund
 
 
 def _percent(fraction: float) -> str:
