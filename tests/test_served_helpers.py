@@ -19,6 +19,9 @@ from hypothesis import strategies as st
 
 from autograder import samples
 from autograder.grading.batch import grade_batch
+from autograder.grading.student import StudentSession
+from autograder.notebook.loader import Cell, Program
+from autograder.sandbox.launcher import Limits
 from autograder.sandbox import codec
 from autograder.sandbox.served import as_plain, restore_into
 
@@ -167,3 +170,31 @@ def test_a_module_submission_with_a_dataclass_loads(fast_bpe_bytes, course, tmp_
     path = samples.build_module(fast_bpe_bytes, sample, tmp_path / "bpe_bytes.py")
     (result,) = grade_batch(fast_bpe_bytes, [path], jobs=1)
     assert result.score == 100 and not result.load.failed_cells, result.load
+
+
+# A student who keeps what the served helper answered, and whose own helper answers from it.
+ORACLE = """
+KEPT = {}
+
+def helper(x):
+    return KEPT.get(x, "mine")
+
+def graded(x):
+    KEPT[x] = helper(x)  # while `graded` is graded, `helper` is the reference's
+    return KEPT[x]
+"""
+
+
+def test_a_function_is_never_graded_in_a_worker_that_was_served_its_answers():
+    """The reference's answers a worker was served for `helper` (while `graded` was graded) must not
+    answer `helper`'s own tests: an oracle with no code of its own behind it."""
+    session = StudentSession(Program([Cell("entrega.py", ORACLE)], module_name="entrega"), Limits(),
+                             reference_source="def helper(x):\n    return f'ref{x}'\n",
+                             served_helpers={"graded": ("helper",)})
+    try:
+        assert session.call("graded", 3) == "ref3"
+        assert session.call("helper", 3) == "mine"
+        assert session.call("graded", 4) == "ref4" and session.call("graded", 3) == "ref3"
+        assert session.call("helper", 4) == session.call("helper", 3) == "mine"
+    finally:
+        session.close()

@@ -164,6 +164,9 @@ class StudentSession:
         self.probe_calls = dict(probe_calls or {})  # function -> a simple public call (banks.Call), for probe()
         self.hung_in_probe: set[str] = set()  # functions judged hung by probe(): their tests were not run
         self.timed_out: set[str] = set()  # functions that ran out of time once: not called again
+        # Helpers whose reference answers the current worker has been given: the student's code may
+        # have kept them, so that worker never runs those functions' own tests (_worker_for).
+        self.served_to_worker: set[str] = set()
         self._spare: Worker | None = None  # started ahead by start_soon(), not yet ready or loaded
         self._ahead: collections.deque[tuple[str, str]] = collections.deque()  # (name, wire) sent, answer unread
         self._calls: list[CallRecord] | None = None  # the current example's calls, while recording
@@ -172,6 +175,15 @@ class StudentSession:
 
     def _time_left(self) -> float:
         return self.limits.submission_seconds - (time.monotonic() - self.started)
+
+    def _worker_for(self, *names: str) -> Worker:
+        """The worker to call these functions in: a fresh one if the current one was served the
+        reference's answers for any of them while another function was graded. Student code can keep
+        what it was served (in a global, a closure, a file) and answer those functions' own tests
+        with it: an oracle, which a worker that never held them cannot consult."""
+        if self.served_to_worker.intersection(names):
+            self._drop_worker()
+        return self._ensure_worker()
 
     def _ensure_worker(self) -> Worker:
         while self.worker is None:
@@ -251,6 +263,7 @@ class StudentSession:
 
     def _drop_worker(self) -> None:
         self._ahead.clear()  # answers only that worker could give
+        self.served_to_worker = set()
         if self.worker is not None:
             self.worker.close()
             self.worker = None
@@ -295,7 +308,7 @@ class StudentSession:
                 return self._interpret(name, self._answer(name, self.worker), args, kwargs)
             self.discard_ahead()  # the test asked something else: answer it afresh
         try:
-            worker = self._ensure_worker()
+            worker = self._worker_for(name)
         except StudentProblem as problem:
             self.failure = problem
             raise
@@ -359,7 +372,7 @@ class StudentSession:
         finished: set[str] = set()
         deadline = time.monotonic() + self.limits.call_seconds
         try:
-            worker = self._ensure_worker()
+            worker = self._worker_for(*names)
             worker.send({"op": "probe", "calls": requests})
             while (reply := worker.receive(max(deadline - time.monotonic(), 0.01))).get("op") == "probed":
                 index = reply.get("index")
@@ -382,7 +395,7 @@ class StudentSession:
         if any(call.wire is None or call.name in self.timed_out for call in calls):
             return False
         try:
-            worker = self._ensure_worker()
+            worker = self._worker_for(*(call.name for call in calls))
         except StudentProblem:
             return False  # the test's own call meets the same problem and reports it
         try:
@@ -421,6 +434,7 @@ class StudentSession:
         name, args, kwargs = request.get("name"), request.get("args"), request.get("kwargs", {})
         if not (isinstance(name, str) and name in allowed and isinstance(args, list) and isinstance(kwargs, dict)):
             return {"op": "callback_raise", "builtin": "RuntimeError", "message": "función no disponible"}
+        self.served_to_worker.add(name)
         known = self.helper_answers.get((name, codec.encoded_wire(args, kwargs)))
         if known is not None:
             return known  # the same arguments as the reference gave its own helper: its answer is known
