@@ -217,3 +217,24 @@ def test_sync_in_place_mirrors_changes_and_refuses_type_changes():
     assert target == [9] and counts == {"b": 2}
     with pytest.raises(codec.CodecError):
         codec.sync_in_place([target], [codec.encode_value({"x": 1})])
+
+
+# Multiples of 2**61 - 1 all hash to 0: inserted into one set or dict, each walks all the others.
+COLLIDING = [["i", k * (2**61 - 1)] for k in range(1, 20_001)]
+
+
+@pytest.mark.parametrize("node", [["S", COLLIDING], ["F", COLLIDING], ["d", [[key, ["n"]] for key in COLLIDING]]],
+                         ids=["set", "frozenset", "dict"])
+def test_keys_that_all_share_a_hash_are_refused_not_decoded_in_quadratic_time(node):
+    """A reply is the student's data: building it must take time linear in its size."""
+    with pytest.raises(codec.CodecError, match="share one hash"):
+        codec.decode_value(node)
+
+
+def test_real_sets_and_dicts_decode_however_large_and_with_a_few_shared_hashes():
+    distinct = list(range(300_000))
+    assert codec.decode_value(codec.encode_value(set(distinct))) == set(distinct)
+    few = {k * (2**61 - 1) for k in range(codec.MAX_SHARED_HASH)} | {-1, -2}  # hash(-1) == hash(-2) too
+    assert codec.decode_value(codec.encode_value(few)) == few
+    assert codec.decode_value(["S", [["i", 5]] * 1000]) == {5}  # equal values are cheap: one of them is kept
+    assert codec.decode_value(codec.encode_value({(1, 2.0): "a", 3: "b"})) == {(1, 2.0): "a", 3: "b"}

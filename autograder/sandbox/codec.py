@@ -185,26 +185,42 @@ def decode_value(node, depth: int = 0):
             return tuple(items)
         return _hashable_collection(set if tag == "S" else frozenset, items)
     if tag == "d" and type(body) is list:
-        out = {}
+        pairs = []
         for entry in body:
             if not isinstance(entry, list) or len(entry) != 2:
                 raise CodecError("malformed dict entry")
-            key = decode_value(entry[0], depth + 1)
-            try:
-                out[key] = decode_value(entry[1], depth + 1)
-            except TypeError as exc:
-                raise CodecError("unhashable dict key") from exc
-        return out
+            pairs.append((decode_value(entry[0], depth + 1), decode_value(entry[1], depth + 1)))
+        _refuse_colliding_hashes(key for key, _ in pairs)
+        return dict(pairs)
     if tag == "a" and type(body) is dict:
         return _decode_array(body)
     raise CodecError(f"malformed value with tag {tag!r}")
 
 
 def _hashable_collection(kind, items):
-    try:
-        return kind(items)
-    except TypeError as exc:
-        raise CodecError("unhashable set element") from exc
+    _refuse_colliding_hashes(items)
+    return kind(items)
+
+
+# Distinct values that share a hash make each insertion into a set or dict walk all the others:
+# 300 000 ints that all hash to 0 (multiples of 2**61 - 1) took minutes to decode. Real data almost
+# never has more than a couple; equal values (which share a hash by rule) are cheap and allowed.
+MAX_SHARED_HASH = 64
+
+
+def _refuse_colliding_hashes(keys) -> None:
+    """Raise CodecError unless building a set or dict of `keys` takes linear time."""
+    seen: dict[int, list] = {}
+    for key in keys:
+        try:
+            same = seen.setdefault(hash(key), [])
+        except TypeError as exc:
+            raise CodecError("unhashable set element or dict key") from exc
+        if any(key == other for other in same):
+            continue
+        if len(same) == MAX_SHARED_HASH:
+            raise CodecError(f"more than {MAX_SHARED_HASH} distinct keys share one hash")
+        same.append(key)
 
 
 def _decode_array(body):
