@@ -323,8 +323,8 @@ def test_lms_file_names_map_to_students(name, expected):
     assert dataclasses.astuple(student_for(name)) == expected
 
 
-def zip_of(path: Path, entries: dict[str, bytes]) -> Path:
-    with zipfile.ZipFile(path, "w") as archive:
+def zip_of(path: Path, entries: dict[str, bytes], compression=zipfile.ZIP_STORED) -> Path:
+    with zipfile.ZipFile(path, "w", compression) as archive:
         for name, data in entries.items():
             archive.writestr(name, data)
     return path
@@ -465,6 +465,38 @@ def test_unsafe_lms_zips_are_refused_whole(tmp_path, fast_bpe_bytes, entries, wo
         import_lms(zip_of(tmp_path / "d.zip", entries), tmp_path / "course", fast_bpe_bytes)
     assert all(word in str(error.value) for word in words)
     assert not (tmp_path / "course").exists()
+
+
+def test_a_zip_bomb_is_refused_from_its_headers_before_anything_is_unpacked(tmp_path, fast_bpe_bytes, monkeypatch):
+    """A 1.2 MB zip unpacked to 1.2 GB under submitted/ (and 1.3 GB of the grader's memory). The
+    declared total is capped before any entry is read; here the cap is lowered to keep the zip small."""
+    from autograder.classroom import submissions
+
+    monkeypatch.setattr(submissions, "MAX_DOWNLOAD_BYTES", 3 * 2**20)
+    zeros = bytes(2**20)
+    bomb = zip_of(tmp_path / "d.zip", {f"s{i}_{i}01_assignsubmission_file_bpe_bytes.ipynb": zeros for i in range(4)},
+                  zipfile.ZIP_DEFLATED)
+    assert bomb.stat().st_size < 50_000
+    with pytest.raises(DownloadError, match="add up to 4 MiB, more than the 3 MiB one import takes"):
+        import_lms(bomb, tmp_path / "course", fast_bpe_bytes)
+    assert not (tmp_path / "course").exists()
+    report = import_lms(zip_of(tmp_path / "ok.zip", {"ana_1001_assignsubmission_file_bpe_bytes.ipynb": zeros}),
+                        tmp_path / "course", fast_bpe_bytes)  # under the cap: copied whole, a chunk at a time
+    assert list(report.imported) == ["1001"]
+    assert (tmp_path / "course" / "submitted" / "1001" / "bpe_bytes" / "bpe_bytes.ipynb").read_bytes() == zeros
+
+
+def test_a_damaged_entry_leaves_every_submission_as_it_was(tmp_path, fast_bpe_bytes):
+    """Each file is staged before any folder is replaced: an archive damaged halfway changes nothing."""
+    course_dir = tmp_path / "course"
+    import_lms(zip_of(tmp_path / "first.zip", {"ana/bpe_bytes.ipynb": b"first"}), course_dir, fast_bpe_bytes)
+    damaged = zip_of(tmp_path / "d.zip", {"ana/bpe_bytes.ipynb": b"second", "luis/bpe_bytes.ipynb": b"L" * 1000})
+    raw = damaged.read_bytes()
+    damaged.write_bytes(raw.replace(b"L" * 10, b"M" * 10, 1))  # luis's bytes no longer match their CRC
+    with pytest.raises(DownloadError, match="not a valid zip"):
+        import_lms(damaged, course_dir, fast_bpe_bytes)
+    assert (course_dir / "submitted" / "ana" / "bpe_bytes" / "bpe_bytes.ipynb").read_bytes() == b"first"
+    assert not (course_dir / "submitted" / "luis").exists()
 
 
 def test_unclear_files_are_skipped_with_a_reason(tmp_path, fast_bpe_bytes):

@@ -12,11 +12,12 @@ import dataclasses
 import datetime as dt
 import re
 import shutil
+import tempfile
 import unicodedata
 from pathlib import Path, PurePosixPath
 
 from autograder.classroom.layout import CourseLayout
-from autograder.notebook.loader import (MAX_SUBMISSION_BYTES, SubmissionError, open_zip, read_zip_entry,
+from autograder.notebook.loader import (MAX_SUBMISSION_BYTES, SubmissionError, copy_zip_entry, open_zip,
                                         zip_entries)
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
@@ -33,6 +34,10 @@ CANVAS = re.compile(r"^(?:(?P<name>[\w\u0300-\u036f]*?)_)??(?:late_)?(?P<user_id
 # its offline grading worksheet is keyed by.
 MOODLE = re.compile(r"^(?P<name>.+?)_(?P<student>\d+)_assignsubmission_(?P<plugin>[a-z]+)_(?P<file>.*)$")
 ZIP_UTF8_FLAG = 0x800  # general purpose bit 11: the entry's name is UTF-8
+# All the files of one download together, as their headers declare them before anything is read: a
+# class's notebooks are megabytes, while a zip of 1.2 MB can unpack to gigabytes (1,000 entries of
+# 64 MiB each would be 64 GB). A larger course imports its download in parts.
+MAX_DOWNLOAD_BYTES = 1024 * 1024 * 1024
 
 
 class DownloadError(ValueError):
@@ -135,10 +140,17 @@ def import_lms(source: Path, course_dir: Path, assignment) -> ImportReport:
 
     Files are never executed or unpacked beyond their bytes; unsafe archives are refused
     whole; a student already in submitted/ is replaced only by their own new files."""
-    files = list(_read_download(source))
+    # Every file is first copied to a scratch folder, one at a time: memory stays small whatever the
+    # download holds (its total is capped before anything is read), and a damaged archive is found
+    # before any student's folder is replaced.
+    with tempfile.TemporaryDirectory(prefix="autograder-lms-import-") as staging:
+        return _import_staged(list(_read_download(source, Path(staging))), course_dir, assignment)
+
+
+def _import_staged(files: list[tuple[str, Path]], course_dir: Path, assignment) -> ImportReport:
     report = ImportReport()
-    by_student: dict[str, list[tuple[str, bytes]]] = {}
-    for name, raw in files:
+    by_student: dict[str, list[tuple[str, Path]]] = {}
+    for name, staged in files:
         moodle = MOODLE.match(PurePosixPath(name).parts[0])
         if moodle and moodle["plugin"] != "file":  # "onlinetext": the text typed in Moodle's own editor
             report.skipped.append(f"{name}: Moodle's {moodle['plugin']} submission, not a file; only handed-in "
@@ -153,7 +165,7 @@ def import_lms(source: Path, course_dir: Path, assignment) -> ImportReport:
             report.names[student] = found.name
         if found.lms_id:
             report.lms_ids[student] = found.lms_id
-        by_student.setdefault(student, []).append((_safe_file_name(found.file), raw))
+        by_student.setdefault(student, []).append((_safe_file_name(found.file), staged))
     for student, entries in sorted(by_student.items()):
         names = [n for n, _ in entries]
         clashes = sorted({n for n in names if names.count(n) > 1})
@@ -165,8 +177,8 @@ def import_lms(source: Path, course_dir: Path, assignment) -> ImportReport:
         partial = folder.with_name(folder.name + ".importing")
         shutil.rmtree(partial, ignore_errors=True)
         partial.mkdir(parents=True)
-        for file_name, raw in entries:
-            (partial / file_name).write_bytes(raw)
+        for file_name, staged in entries:
+            shutil.copyfile(staged, partial / file_name)
         # Swapped in whole: an interrupted import never leaves half a submission behind.
         if folder.exists():
             shutil.rmtree(folder)
@@ -204,26 +216,39 @@ def zip_entry_name(entry) -> str:
         return entry.filename
 
 
-def _read_download(source: Path):
-    """(relative POSIX name, bytes) of every file in the download."""
+def _read_download(source: Path, staging: Path):
+    """(relative POSIX name, path of its bytes) of every file in the download; a zip's entries are
+    copied into `staging`, one by one."""
     if source.is_symlink() or not source.exists():
         raise DownloadError(f"{source}: not found (or a symbolic link)")
     if source.is_dir():
-        for path in sorted(source.rglob("*")):
-            if path.is_file() and not path.is_symlink() and not _ignored(path.relative_to(source).as_posix()):
-                if path.stat().st_size > MAX_SUBMISSION_BYTES:
-                    raise DownloadError(f"{path}: larger than {MAX_SUBMISSION_BYTES // 2**20} MiB")
-                yield path.relative_to(source).as_posix(), path.read_bytes()
+        files = [path for path in sorted(source.rglob("*")) if path.is_file() and not path.is_symlink()
+                 and not _ignored(path.relative_to(source).as_posix())]
+        for path in files:
+            if path.stat().st_size > MAX_SUBMISSION_BYTES:
+                raise DownloadError(f"{path}: larger than {MAX_SUBMISSION_BYTES // 2**20} MiB")
+        _refuse_too_large(source, sum(path.stat().st_size for path in files))
+        for path in files:
+            yield path.relative_to(source).as_posix(), path
         return
     if source.suffix != ".zip":
         raise DownloadError(f"{source}: an LMS download must be a folder or a .zip file")
     try:
         with open_zip(source) as archive:
-            for entry in zip_entries(archive, source):
-                if not _ignored(entry.filename):
-                    yield zip_entry_name(entry), read_zip_entry(archive, entry, source)
+            entries = [entry for entry in zip_entries(archive, source) if not _ignored(entry.filename)]
+            _refuse_too_large(source, sum(entry.file_size for entry in entries))
+            for index, entry in enumerate(entries):
+                staged = staging / str(index)
+                copy_zip_entry(archive, entry, source, staged)
+                yield zip_entry_name(entry), staged
     except SubmissionError as error:
         raise DownloadError(error.instructor_message) from None
+
+
+def _refuse_too_large(source: Path, total: int) -> None:
+    if total > MAX_DOWNLOAD_BYTES:
+        raise DownloadError(f"{source}: its files add up to {total / 2**20:,.0f} MiB, more than the "
+                            f"{MAX_DOWNLOAD_BYTES // 2**20:,} MiB one import takes (split the download in parts)")
 
 
 def _ignored(name: str) -> bool:

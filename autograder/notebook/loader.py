@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import copy
 import dataclasses
+import io
 import importlib.util
 import json
 import os
@@ -419,20 +420,36 @@ def zip_entries(archive: zipfile.ZipFile, path: Path) -> list[zipfile.ZipInfo]:
 
 def read_zip_entry(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, path: Path) -> bytes:
     """One entry's bytes, size-checked before and while reading."""
+    buffer = io.BytesIO()
+    _copy_checked(archive, entry, path, buffer)
+    return buffer.getvalue()
+
+
+def copy_zip_entry(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, path: Path, destination: Path) -> None:
+    """One entry's bytes written to `destination` a chunk at a time, size-checked before and while
+    copying (a download of many entries never sits in memory)."""
+    with open(destination, "wb") as out:
+        _copy_checked(archive, entry, path, out)
+
+
+def _copy_checked(archive: zipfile.ZipFile, entry: zipfile.ZipInfo, path: Path, out) -> None:
     if entry.file_size > MAX_SUBMISSION_BYTES:
         raise _too_large(f"{path}:{entry.filename}")
     if entry.flag_bits & 0x1:
         raise SubmissionError(f"{path.name} está protegido con contraseña; súbelo sin cifrar.",
                               f"{path}: encrypted zip entry {entry.filename}")
+    copied = 0
     try:
         with archive.open(entry) as member:
-            # One byte past the declared size: a lying header is caught without reading a bomb.
-            raw = member.read(entry.file_size + 1)
+            # Never more than one byte past the declared size: a lying header is caught without
+            # unpacking a bomb.
+            while copied <= entry.file_size and (chunk := member.read(min(1 << 20, entry.file_size + 1 - copied))):
+                out.write(chunk)
+                copied += len(chunk)
     except Exception:  # damaged data: zlib, lzma, CRC, truncation...
         raise _damaged_zip(path) from None
-    if len(raw) != entry.file_size:
+    if copied != entry.file_size:
         raise _damaged_zip(path)
-    return raw
 
 
 def _decode_text(raw: bytes, path: Path) -> str:
