@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -173,6 +174,11 @@ def _system_v_shared_memory_bytes() -> int:
 def test_without_namespaces_what_a_worker_uid_leaves_behind_is_removed():
     # What a worker without an IPC or mount namespace (a container as root) leaves on the host.
     uid = 61000 + os.getpid() % 4000
+    # Any world-writable directory, not only the usual ones (/run/lock, an nbgrader exchange); one
+    # the uid can reach, so not under pytest's private tmp_path.
+    shared = Path(tempfile.mkdtemp(prefix="intercambio-", dir="/var/tmp"))
+    shared.chmod(0o1777)
+    launcher.writable_directories.cache_clear()
     child = os.fork()
     if child == 0:
         try:
@@ -182,6 +188,7 @@ def test_without_namespaces_what_a_worker_uid_leaves_behind_is_removed():
             made = [libc.shmget(0, 1 << 20, 0o1000 | 0o600), libc.msgget(0, 0o1000 | 0o600),
                     libc.semget(0, 1, 0o1000 | 0o600)]
             Path(f"/tmp/dejado-por-{uid}").write_text("entrada oculta")
+            Path(f"{shared}/dejado-por-{uid}").write_text("entrada oculta")  # like /run/lock or an exchange
             os._exit(0 if min(made) >= 0 else 1)
         finally:
             os._exit(2)
@@ -189,7 +196,9 @@ def test_without_namespaces_what_a_worker_uid_leaves_behind_is_removed():
     removed = launcher.remove_leftovers(uid)
     assert {r.split(":")[0] for r in removed if ":" in r} == {"shm", "msg", "sem"}
     assert f"/tmp/dejado-por-{uid}" in removed and not Path(f"/tmp/dejado-por-{uid}").exists()
+    assert f"{shared}/dejado-por-{uid}" in removed and not (shared / f"dejado-por-{uid}").exists()
     assert launcher.remove_leftovers(uid) == []
+    shared.rmdir()
 
 
 def test_an_ordinary_user_without_namespaces_is_refused_unless_they_accept_the_risk(monkeypatch, capsys):

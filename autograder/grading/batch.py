@@ -21,6 +21,7 @@ from pathlib import Path
 from autograder.grading.kit import GradingKit, build_kit
 from autograder.grading.results import GradeResult
 from autograder.grading.session import broken_submission, grade_handed_in, grade_submission, read_submission
+from autograder.sandbox.launcher import prepare_batch
 
 GRACE_SECONDS = 60  # on top of the submission's own budget, for pytest and I/O
 
@@ -88,6 +89,7 @@ def grade_batch(assignment, submissions: list[Path], jobs: int | None = None, on
     what was read and parsed for grading (session.read_submission), so nothing is read twice.
     `kit`: one built already (a cluster host's grading server keeps its own)."""
     kit = kit or build_kit(assignment, suite)  # before forking: every grading process inherits it
+    prepare_batch()
     if kit.reference is not None and (warm_up if warm_up is not None else len(submissions) >= 4):
         self_check(kit, suite)
     context = multiprocessing.get_context("fork")

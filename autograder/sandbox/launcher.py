@@ -347,7 +347,31 @@ def _kill_every_process_of(uid: int) -> None:
     os.waitpid(pid, 0)
 
 
-SHARED_WRITABLE_DIRECTORIES = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue")
+SHARED_WRITABLE_DIRECTORIES = ("/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue")  # always, even if find fails
+
+
+@functools.lru_cache(maxsize=None)
+def writable_directories() -> tuple[str, ...]:
+    """Every directory on the machine where a worker's uid could leave a file: the usual shared ones,
+    and any other that is world-writable (/run/lock, an nbgrader exchange). Found once per batch with
+    find(1), before the grading processes fork (prepare_batch), in a second or two. A directory the
+    uid could make is inside one of these, and is removed with everything in it."""
+    found = [d for d in SHARED_WRITABLE_DIRECTORIES if os.path.isdir(d)]
+    try:
+        listed = subprocess.run(["find", "/", "(", "-path", "/proc", "-o", "-path", "/sys", ")", "-prune", "-o",
+                                 "-type", "d", "-perm", "-0002", "-print0"], capture_output=True, timeout=120).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        listed = b""
+    found += [d for d in listed.decode(errors="surrogateescape").split("\0") if d and d not in found]
+    return tuple(found)
+
+
+def prepare_batch() -> None:
+    """Work every grading process would otherwise repeat, done once in the parent before it forks."""
+    if namespace_mode() is None and os.geteuid() == 0:
+        writable_directories()
+
+
 _IPC_REMOVERS = {"shm": "shmctl", "msg": "msgctl", "sem": "semctl"}
 IPC_RMID = 0
 
@@ -357,7 +381,7 @@ def remove_leftovers(uid: int) -> list[str]:
 
     With namespaces there is nothing to do: the worker's IPC namespace and tmpfs die with
     it. Without them (a container that refuses unshare, as root), its SysV segments,
-    semaphores and message queues, and its files in the world-writable directories, would
+    semaphores and message queues, and its files in any directory it could write to, would
     survive it: memory its limits never counted, and a place to hand data to the next
     grading. Returns what was removed, for the tests."""
     removed = []
@@ -367,7 +391,7 @@ def remove_leftovers(uid: int) -> list[str]:
             arguments = (ident, 0, IPC_RMID) if kind == "sem" else (ident, IPC_RMID, None)
             if getattr(libc, remover)(*arguments) == 0:
                 removed.append(f"{kind}:{ident}")
-    for directory in SHARED_WRITABLE_DIRECTORIES:
+    for directory in writable_directories():
         try:
             entries = list(os.scandir(directory))
         except OSError:
