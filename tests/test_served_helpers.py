@@ -11,6 +11,7 @@ from __future__ import annotations
 import array
 import collections
 import dataclasses
+import time
 
 import numpy as np
 import pytest
@@ -196,5 +197,28 @@ def test_a_function_is_never_graded_in_a_worker_that_was_served_its_answers():
         assert session.call("helper", 3) == "mine"
         assert session.call("graded", 4) == "ref4" and session.call("graded", 3) == "ref3"
         assert session.call("helper", 4) == session.call("helper", 3) == "mine"
+    finally:
+        session.close()
+
+
+def test_a_function_that_drove_a_served_helper_past_its_limit_is_not_called_again():
+    """Each of its tests would otherwise wait out the helper's limit anew: a `train_regex_bpe` that gave
+    the served `pretokenize` a catastrophic pattern cost 137 s, for 0 points."""
+    from autograder.grading.student import HelperOverLimit
+
+    session = StudentSession(Program([Cell("entrega.py", "def graded(x):\n    return helper(x)\n")],
+                                      module_name="entrega"),
+                             Limits(call_seconds=1.0, load_seconds=10, submission_seconds=60),
+                             reference_source="def helper(x):\n    while True:\n        pass\n",
+                             served_helpers={"graded": ("helper",)})
+    try:
+        with pytest.raises(HelperOverLimit) as first:
+            session.call("graded", 1)
+        assert first.value.timed_out
+        session.new_test()
+        started = time.monotonic()
+        with pytest.raises(HelperOverLimit) as again:
+            session.call("graded", 2)
+        assert again.value is first.value and time.monotonic() - started < 0.5
     finally:
         session.close()

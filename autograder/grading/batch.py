@@ -21,7 +21,7 @@ from pathlib import Path
 from autograder.grading.kit import GradingKit, build_kit
 from autograder.grading.results import GradeResult
 from autograder.grading.session import broken_submission, grade_handed_in, grade_submission, read_submission
-from autograder.sandbox.launcher import prepare_batch
+from autograder.sandbox.launcher import WALL_SAFETY_FACTOR, prepare_batch
 
 GRACE_SECONDS = 60  # on top of the submission's own budget, for pytest and I/O
 
@@ -46,6 +46,18 @@ def _child(connection, kit: GradingKit, index, submission, suite, in_grading_pro
     finally:
         connection.close()
         os._exit(0)
+
+
+def overran(assignment, submission: str, seconds: float) -> GradeResult:
+    """A grading process still running after the batch's safety net. The submission's own budget is
+    measured as on an idle machine (launcher.Clock), so only what the submission made the grader do
+    (data that is slow to read, a flood of output) gets here: its time-out, not a grader failure."""
+    return broken_submission(
+        assignment, submission,
+        f"Se agotó el tiempo total de tu entrega: calificarla llevó más de {seconds:.0f} s. Revisa si alguna "
+        "función devuelve datos enormes o escribe demasiado.",
+        f"grading process killed after {seconds:.0f} s of wall-clock time (the batch's safety net)",
+    )
 
 
 def grader_failure(assignment, submission: str, why: str) -> GradeResult:
@@ -94,7 +106,8 @@ def grade_batch(assignment, submissions: list[Path], jobs: int | None = None, on
         self_check(kit, suite)
     context = multiprocessing.get_context("fork")
     jobs = max(1, jobs or os.cpu_count() or 1)
-    budget = assignment.limits.submission_seconds + GRACE_SECONDS
+    # A safety net only: the submission's budget is enforced in the grading process, as on an idle machine.
+    budget = WALL_SAFETY_FACTOR * (assignment.limits.submission_seconds + GRACE_SECONDS)
     pending = list(enumerate(submissions))
     running: dict = {}  # connection -> (index, process, started)
     results: dict[int, GradeResult] = {}
@@ -133,7 +146,7 @@ def grade_batch(assignment, submissions: list[Path], jobs: int | None = None, on
                     process.join()
                     running.pop(connection)
                     connection.close()
-                    finish(index, grader_failure(assignment, str(submissions[index]), f"exceeded {budget}s"))
+                    finish(index, overran(assignment, str(submissions[index]), budget))
     finally:
         # Interrupted (Ctrl-C) or failed: no grading process outlives the batch; finished results were
         # already handed to on_result, so they are kept.

@@ -23,7 +23,6 @@ import copy
 import dataclasses
 import functools
 import json
-import time
 
 from autograder.notebook.loader import Cell, Program
 from autograder.sandbox import codec
@@ -149,7 +148,9 @@ class StudentSession:
         self.program = program
         self.sources = {cell.filename: cell.source for cell in program.cells}
         self.limits = limits
-        self.started = time.monotonic()
+        # The submission's own time so far: its workers' requests, each measured as on an idle machine
+        # (launcher.Clock), so that the same submission has the same budget on a loaded machine.
+        self.spent = 0.0
         self.worker: Worker | None = None
         self.skipped: dict[int, str] = {}  # cell index -> why it is left out of later loads
         self.load_report: dict | None = None
@@ -164,6 +165,9 @@ class StudentSession:
         self.probe_calls = dict(probe_calls or {})  # function -> a simple public call (banks.Call), for probe()
         self.hung_in_probe: set[str] = set()  # functions judged hung by probe(): their tests were not run
         self.timed_out: set[str] = set()  # functions that ran out of time once: not called again
+        # Functions that drove a served helper past its time limit once: not called again either, or each
+        # of their tests would wait out the helper's limit anew (137 s for a catastrophic pattern).
+        self.helper_timed_out: dict[str, "HelperOverLimit"] = {}
         # Helpers whose reference answers the current worker has been given: the student's code may
         # have kept them, so that worker never runs those functions' own tests (_worker_for).
         self.served_to_worker: set[str] = set()
@@ -174,7 +178,15 @@ class StudentSession:
     # -- lifecycle -------------------------------------------------------------------
 
     def _time_left(self) -> float:
-        return self.limits.submission_seconds - (time.monotonic() - self.started)
+        return self.limits.submission_seconds - self.spent
+
+    @contextlib.contextmanager
+    def _spending(self, clock):
+        """Add what `clock` measured to the submission's time, however the request ends."""
+        try:
+            yield clock
+        finally:
+            self.spent += clock.used()
 
     def _worker_for(self, *names: str) -> Worker:
         """The worker to call these functions in: a fresh one if the current one was served the
@@ -208,12 +220,12 @@ class StudentSession:
         spare, self._spare = self._spare, None
         worker = spare.ready() if spare is not None else Worker(self.limits)  # fails as Worker() would
         try:
-            reply = worker.request(
-                {"op": "load", "module_name": self.program.module_name, "ipython": self.program.ipython_syntax,
-                 "cells": [{"filename": c.filename, "source": c.source} for _, c in kept]},
-                min(self.limits.load_seconds, max(self._time_left(), 0.1)),
-                on_progress=lambda m: current.update(cell=m.get("cell")),
-            )
+            with self._spending(worker.clock(min(self.limits.load_seconds, max(self._time_left(), 0.1)))) as clock:
+                reply = worker.request(
+                    {"op": "load", "module_name": self.program.module_name, "ipython": self.program.ipython_syntax,
+                     "cells": [{"filename": c.filename, "source": c.source} for _, c in kept]},
+                    clock, on_progress=lambda m: current.update(cell=m.get("cell")),
+                )
         except WorkerFailure as exc:
             worker.close()
             index = current["cell"]
@@ -320,6 +332,9 @@ class StudentSession:
     def _refuse_if_failed(self, name: str) -> None:
         if self.failure is not None:
             raise self.failure  # after a hang, the rest of the same test fails at once
+        if name in self.helper_timed_out:
+            self.failure = self.helper_timed_out[name]
+            raise self.failure
         if name in self.timed_out:
             # A function that hung once would most likely hang again: waiting out its limit in each
             # of its tests would cost a hanging submission minutes, and tell the student nothing new.
@@ -330,18 +345,20 @@ class StudentSession:
         """The worker's answer to a call (sent now, or earlier with `send_ahead`), serving the
         reference's helpers it asks for meanwhile, within the call's time limit. A call not `charged`
         (sent ahead, never made) that hangs or crashes costs the worker, and nothing else."""
-        deadline = time.monotonic() + min(self.limits.call_seconds, self._time_left())
         try:
-            if request is not None:
-                worker.send(request)
-            reply = worker.receive(max(deadline - time.monotonic(), 0.01))
-            while reply.get("op") == "callback":
-                worker.send(self._serve_callback(reply, self.substitutes.get(name, ()), deadline))
-                reply = worker.receive(max(deadline - time.monotonic(), 0.01))
+            with self._spending(worker.clock(max(min(self.limits.call_seconds, self._time_left()), 0.01))) as clock:
+                if request is not None:
+                    worker.send(request)
+                reply = worker.receive(clock)
+                while reply.get("op") == "callback":
+                    worker.send(self._serve_callback(reply, self.substitutes.get(name, ()), clock))
+                    reply = worker.receive(clock)
         except HelperOverLimit as problem:
             self._drop_worker()
             if charged:
                 self.failure = problem
+                if problem.timed_out:
+                    self.helper_timed_out[name] = problem
             raise
         except WorkerFailure as exc:
             self._drop_worker()
@@ -370,14 +387,14 @@ class StudentSession:
         names = list(pending)
         requests = [self._recorded_request(pending[name]) for name in names]
         finished: set[str] = set()
-        deadline = time.monotonic() + self.limits.call_seconds
         try:
             worker = self._worker_for(*names)
-            worker.send({"op": "probe", "calls": requests})
-            while (reply := worker.receive(max(deadline - time.monotonic(), 0.01))).get("op") == "probed":
-                index = reply.get("index")
-                if type(index) is int and 0 <= index < len(names):
-                    finished.add(names[index])
+            with self._spending(worker.clock(self.limits.call_seconds)) as clock:
+                worker.send({"op": "probe", "calls": requests})
+                while (reply := worker.receive(clock)).get("op") == "probed":
+                    index = reply.get("index")
+                    if type(index) is int and 0 <= index < len(names):
+                        finished.add(names[index])
         except (WorkerFailure, StudentProblem):
             pass
         hung = set(names) - finished
@@ -392,7 +409,7 @@ class StudentSession:
         now: a call that cannot be encoded, a function that timed out, a test that already failed."""
         if self._ahead or self.failure is not None or not calls:
             return False
-        if any(call.wire is None or call.name in self.timed_out for call in calls):
+        if any(call.wire is None or call.name in self.timed_out or call.name in self.helper_timed_out for call in calls):
             return False
         try:
             worker = self._worker_for(*(call.name for call in calls))
@@ -424,7 +441,7 @@ class StudentSession:
         positions = self.mutates.get(name, ())
         return {p for p in positions if p < count}
 
-    def _serve_callback(self, request: dict, allowed, deadline: float) -> dict:
+    def _serve_callback(self, request: dict, allowed, clock) -> dict:
         """Run a reference helper for the student's code, but only one that the function being
         graded right now may use (DEPENDS_ON in the hidden suite): never an answer on request.
 
@@ -439,12 +456,17 @@ class StudentSession:
         if known is not None:
             return known  # the same arguments as the reference gave its own helper: its answer is known
         worker = self._reference()
+        # The student's call waits meanwhile: it is charged the reference's own time, measured alike.
+        served = worker.clock(max(clock.remaining(), 0.01))
         try:
-            reply = worker.request({"op": "call", "name": name, "args": args, "kwargs": kwargs, "substitute": []},
-                                   max(deadline - time.monotonic(), 0.01))
+            with clock.paused():
+                reply = worker.request({"op": "call", "name": name, "args": args, "kwargs": kwargs, "substitute": []},
+                                       served)
         except WorkerFailure as exc:
+            clock.charge(served.used())
             self._drop_reference()
             raise HelperOverLimit(name, isinstance(exc, WorkerTimeout), str(exc)) from None
+        clock.charge(served.used())
         op = reply.get("op")
         if op == "return":
             return {"op": "callback_result", "args_after": reply.get("args_after"), "same_as": reply.get("same_as"),

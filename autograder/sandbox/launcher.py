@@ -10,6 +10,7 @@ defence is not available the grader says so at start-up (``describe_defences``).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import dataclasses
 import functools
@@ -198,6 +199,62 @@ def _owner(entry: Path):
         return None
 
 
+# A budget is measured as an idle machine would measure it (Clock), and wall-clock time is only a
+# safety net, this many times the budget: a machine shared with other grading jobs must not turn a
+# slow-but-finishing call into a time-out, nor a time-out into a grader failure.
+WALL_SAFETY_FACTOR = 4
+
+
+class Clock:
+    """Time a worker spends on a request, as on an idle machine: wall-clock time minus the time its
+    main process spent runnable but waiting for a CPU (the kernel's schedstat). On a loaded machine a
+    busy loop still times out after `seconds` of its own running, and a `sleep` after `seconds` of
+    sleeping; where schedstat cannot be read, this is wall-clock time. However it is measured, no
+    request outlives WALL_SAFETY_FACTOR times its budget of wall-clock time.
+
+    `charge` adds time spent for it elsewhere (a reference helper serving it) while `paused`."""
+
+    def __init__(self, seconds: float, pid_of=lambda: None):
+        self.seconds = seconds
+        self._pid_of = pid_of
+        self._pid = pid_of()
+        self._started = time.monotonic()
+        self._waited_before = _runqueue_wait(self._pid)  # 0 if not known yet: it waited since it started
+        self._wall_end = self._started + seconds * WALL_SAFETY_FACTOR
+        self._excluded = 0.0  # wall-clock time while paused
+        self._charged = 0.0
+
+    def used(self) -> float:
+        if self._pid is None:
+            self._pid = self._pid_of()
+        waited = max(0.0, _runqueue_wait(self._pid) - self._waited_before)
+        return max(0.0, time.monotonic() - self._started - self._excluded - waited) + self._charged
+
+    def remaining(self) -> float:
+        return min(self.seconds - self.used(), self._wall_end - time.monotonic())
+
+    def charge(self, seconds: float) -> None:
+        self._charged += seconds
+
+    @contextlib.contextmanager
+    def paused(self):
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self._excluded += time.monotonic() - started
+
+
+def _runqueue_wait(pid: int | None) -> float:
+    """Seconds the process `pid` has spent runnable but not running (0 if unknown)."""
+    if pid is None:
+        return 0.0
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 class Worker:
     """One sandboxed worker process and the pipes to it."""
 
@@ -206,6 +263,7 @@ class Worker:
         (its interpreter starts meanwhile: about 40 ms that the caller can spend elsewhere)."""
         self.limits = limits
         self._ready = False
+        self._main_pid: int | None = None  # the worker's own Python process, once it exists
         if (why := refusal()) is not None:
             raise SandboxError(why)
         # The worker's new root (or, without namespaces, its working directory).
@@ -262,8 +320,21 @@ class Worker:
         except OSError as exc:
             raise WorkerCrashed("the worker is gone") from exc
 
-    def receive(self, seconds: float, on_progress=None) -> dict:
-        deadline = time.monotonic() + seconds
+    def clock(self, seconds: float) -> Clock:
+        """A budget of `seconds` for this worker, measured as on an idle machine (Clock)."""
+        return Clock(seconds, self.main_pid)
+
+    def main_pid(self) -> int | None:
+        """The host pid of the worker's Python process: unshare's only child when it has namespaces."""
+        if self._main_pid is None:
+            if not self._namespaced:
+                self._main_pid = self.process.pid
+            elif children := _children(self.process.pid):
+                self._main_pid = children[0]
+        return self._main_pid
+
+    def receive(self, seconds: "float | Clock", on_progress=None) -> dict:
+        deadline = seconds if isinstance(seconds, Clock) else self.clock(seconds)
         while True:
             message = self._read_frame(deadline)
             if message["op"] == "progress" and on_progress is not None:
@@ -271,11 +342,11 @@ class Worker:
                 continue
             return message
 
-    def request(self, message: dict, seconds: float, on_progress=None) -> dict:
+    def request(self, message: dict, seconds: "float | Clock", on_progress=None) -> dict:
         self.send(message)
         return self.receive(seconds, on_progress=on_progress)
 
-    def _read_frame(self, deadline: float) -> dict:
+    def _read_frame(self, deadline: Clock) -> dict:
         (size,) = struct.unpack(">I", self._read_exact(4, deadline))
         if size > codec.MAX_FRAME_BYTES:
             raise WorkerCrashed("the worker sent an oversized message")
@@ -284,12 +355,14 @@ class Worker:
         except codec.CodecError as exc:
             raise WorkerCrashed(f"the worker broke the protocol: {exc}") from exc
 
-    def _read_exact(self, size: int, deadline: float) -> bytes:
+    def _read_exact(self, size: int, deadline: Clock) -> bytes:
         # Whatever the pipe holds is read at once: answers sent ahead in a batch arrive together.
         while len(self._unread) < size:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self._reply_read], [], [], left)[0]:
+            left = deadline.remaining()
+            if left <= 0:
                 raise WorkerTimeout("the worker did not answer in time")
+            if not select.select([self._reply_read], [], [], left)[0]:
+                continue  # the clock says whether that wait was the worker's own time or the machine's
             chunk = os.read(self._reply_read, min(max(size - len(self._unread), 1 << 16), 1 << 20))
             if not chunk:
                 raise WorkerCrashed("the worker died")
