@@ -122,6 +122,7 @@ class HelperOverLimit(StudentCrashed):
 
 
 NOT_RETURNED = object()
+MIN_LOAD_SECONDS = 2.0  # a reload after a cell timed out gets at least this, for the cells that load fine
 
 
 @dataclasses.dataclass
@@ -151,6 +152,12 @@ class StudentSession:
         # The submission's own time so far: its workers' requests, each measured as on an idle machine
         # (launcher.Clock), so that the same submission has the same budget on a loaded machine.
         self.spent = 0.0
+        # Loading's share of it: `load_seconds` is one budget for all the cells that time out, whatever
+        # their number (4 cells of slow magics cost 124 s when each had it whole). The cells that load
+        # fine before them get their measured time again on each reload.
+        self.load_lost = 0.0  # time spent in cells that timed out
+        self.load_prefix = 0.0  # the longest time the cells before a timed-out one took
+        self.load_total = 0.0  # every load, capped at twice `load_seconds` (the worker reports the cells)
         self.worker: Worker | None = None
         self.skipped: dict[int, str] = {}  # cell index -> why it is left out of later loads
         self.load_report: dict | None = None
@@ -216,18 +223,24 @@ class StudentSession:
 
     def _start_and_load(self) -> None:
         kept = [(i, c) for i, c in enumerate(self.program.cells) if i not in self.skipped]
-        current = {"cell": None}
+        current = {"cell": None, "started": 0.0}
         spare, self._spare = self._spare, None
         worker = spare.ready() if spare is not None else Worker(self.limits)  # fails as Worker() would
+        budget = max(1.5 * self.load_prefix + max(self.limits.load_seconds - self.load_lost, 0.0), MIN_LOAD_SECONDS)
+        budget = min(budget, self.limits.load_seconds, 2 * self.limits.load_seconds - self.load_total, self._time_left())
         try:
-            with self._spending(worker.clock(min(self.limits.load_seconds, max(self._time_left(), 0.1)))) as clock:
+            with self._spending(worker.clock(max(budget, 0.1))) as clock:
                 reply = worker.request(
                     {"op": "load", "module_name": self.program.module_name, "ipython": self.program.ipython_syntax,
                      "cells": [{"filename": c.filename, "source": c.source} for _, c in kept]},
-                    clock, on_progress=lambda m: current.update(cell=m.get("cell")),
+                    clock, on_progress=lambda m: current.update(cell=m.get("cell"), started=clock.used()),
                 )
         except WorkerFailure as exc:
             worker.close()
+            self.load_total += clock.used()
+            if isinstance(exc, WorkerTimeout):
+                self.load_lost += clock.used() - current["started"]
+                self.load_prefix = max(self.load_prefix, current["started"])
             index = current["cell"]
             if not isinstance(index, int) or not 0 <= index < len(kept):
                 raise StudentCrashed("the worker died before the code was loaded") from exc
