@@ -74,7 +74,6 @@ HOSTILE_NAMES = Sample("hostile_names", "hostile", "data hidden in names and lin
               "    padding = '\\n' * (1000 + ids[0] if ids else 0)\n"
               "    exec(compile(padding + 'raise ValueError()', decode.__code__.co_filename, 'exec'))\n",
 })
-DECODE_CELL_LINES = 3
 
 # Ordinary mistakes (no hostility): a forgotten return, and .get where indexing should raise KeyError.
 PLAIN_MISTAKES = Sample("plain_mistakes", "buggy", "train_bpe forgets to return; decode never raises KeyError", replace={
@@ -263,12 +262,29 @@ def test_bad_return_claiming_to_be_a_builtin_does_not_leak(results):
         assert test.feedback.startswith(BAD_RETURN_GENERIC), test.feedback
 
 
-def test_reported_line_numbers_are_lines_of_the_cell(results):
+def test_a_hidden_case_never_says_where_the_code_raised(results):
+    """Student code that has seen a hidden input chooses the line it raises on (padding a cell), the
+    cell and the class: 21 bits per failed test recovered 24 characters of every hidden input of
+    `tokenizacion` in eight gradings. A hidden case names none of them; generated cases do."""
     result = results["hostile_names"]
-    for test in graded_tests(result, "decode", "fixed"):
-        if test.outcome == "raised":
-            lines = [int(n) for n in re.findall(r"línea (\d+)", test.feedback)]
-            assert all(1 <= n <= DECODE_CELL_LINES for n in lines), test.feedback
+    raised = [test for test in graded_tests(result, "decode", "fixed") if test.outcome == "raised"]
+    assert raised, explain(result)
+    for test in raised:
+        assert not re.search(r"línea \d+|<celda", test.feedback), test.feedback
+        assert "no se dice dónde" in test.feedback
+
+
+@pytest.mark.parametrize("builtin, shown", [("ValueError", "ValueError"), ("UnicodeDecodeError", "una excepción"),
+                                            ("LookupError", "una excepción"), ("StopIteration", "una excepción")])
+def test_a_hidden_case_names_only_the_exceptions_of_plain_bugs(builtin, shown):
+    from autograder.grading import feedback
+    from autograder.grading.student import StudentError
+
+    error = StudentError({"type": builtin, "builtin": builtin, "message": "secreto",
+                          "frames": [["<celda 3>", 17, "raise X"]]}, {"<celda 3>": "\n" * 16 + "raise X\n"})
+    hidden, generated = feedback._raised(error, ""), feedback._raised(error, "property")
+    assert hidden.startswith(f"Tu función lanzó {shown} con una entrada oculta") and "17" not in hidden
+    assert generated == f"Tu función lanzó {builtin} en <celda 3>, línea 17: `raise X`."
 
 
 # --- ordinary wrong answers are the student's, not the grader's -------------------------------

@@ -74,7 +74,8 @@ class _Sequence(Spec):
         if type(value) not in self.kinds:
             return f"se esperaba {self.name} y hay {_a(value)}"
         if self.length is not None and len(value) != self.length:
-            return f"se esperaba {self.name} y tiene {len(value)} elementos"
+            # Not the count: student code chose it after seeing the input, so it could carry the input out.
+            return f"se esperaba {self.name} y tiene {'más' if len(value) > self.length else 'menos'} elementos"
         items = self.item if isinstance(self.item, tuple) else (self.item,) * len(value)
         for spec, element in zip(items, value):
             inner = spec.problem(element)

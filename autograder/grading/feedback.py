@@ -23,7 +23,12 @@ from autograder.grading.results import Outcome, raised_note
 from autograder.sandbox import codec
 
 MAX_DETAIL = 1500
-MAX_LINE_SHOWN = 300  # a line number chosen by padding a cell could encode a hidden input
+# What a failed hidden fixed case may say about an exception. Student code has seen the hidden input
+# when it raises, so everything it chooses there is a channel out: the line (padding a cell), the cell,
+# the class. Named: the exceptions a plain bug raises; any other is "una excepción". With the other
+# outcomes, a failed fixed case tells one of about 60 messages (under 6 bits); docs/security.md.
+EXCEPTIONS_NAMED_IN_HIDDEN_CASES = ("ValueError", "TypeError", "KeyError", "IndexError", "ZeroDivisionError",
+                                    "AttributeError", "RecursionError", "AssertionError")
 
 
 def classify(excinfo, kind: str, calls: tuple = ()) -> tuple[str, str, str]:
@@ -118,11 +123,20 @@ def _raised(error: st.StudentError, public: str) -> str:
         return "Tu código llamó a sys.exit() (o exit()): una función no debe terminar el programa."
     # Only an exception that *is* a builtin is named: a class name is chosen by student code
     # that has seen the hidden input.
-    shown = error.builtin if error.type_name == error.builtin else f"una excepción propia (derivada de {error.builtin})"
+    builtin = error.builtin if public or error.builtin in EXCEPTIONS_NAMED_IN_HIDDEN_CASES else ""
+    if not builtin:
+        shown = "una excepción"
+    elif error.type_name == error.builtin:
+        shown = builtin
+    else:
+        shown = f"una excepción propia (derivada de {builtin})"
     text = f"Tu función lanzó {shown}"
-    if error.frames and (public or error.frames[-1][1] <= MAX_LINE_SHOWN):
+    if error.frames and public:
         filename, line, code = error.frames[-1]
         text += f" en {filename}, línea {line}" + (f": `{code}`" if code else "")
+    elif error.frames:
+        text += (" con una entrada oculta (no se dice dónde: tu código ya la había visto). Las pruebas con "
+                 "entradas generadas y las comprobaciones del cuaderno sí muestran la línea")
     text += "."
     if public == "visible" and error.message:
         text += f"\nMensaje: {_clip(error.message)}"
