@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 import pytest
 
@@ -308,3 +309,21 @@ def test_a_suite_whose_property_fails_on_the_reference_is_a_grader_error(course,
         "assert student.get_stats(list(ids)) == {}"))
     with pytest.raises(SelfCheckFailed, match="test_get_stats_matches_reference"):
         banks.record(suite, build_kit(assignment).reference, {})
+
+
+def test_the_pinned_hypothesis_is_the_one_the_banks_are_made_with():
+    """pyproject.toml installs the version banks.py checks for: one version, every install."""
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    pins = [d for d in project["project"]["dependencies"] if d.startswith("hypothesis")]
+    assert pins == [f"hypothesis=={banks.HYPOTHESIS_VERSION}"]
+
+
+def test_another_hypothesis_is_a_grader_error_not_a_different_score(monkeypatch, bpe_bytes, capsys):
+    from autograder.cli import EXIT_GRADER_ERROR, main
+
+    monkeypatch.setattr(banks.hypothesis, "__version__", "6.999.0")
+    assert main(["grade", "bpe_bytes", str(bpe_bytes.solution_path), "--quiet"]) == EXIT_GRADER_ERROR
+    error = capsys.readouterr().err
+    assert "hypothesis 6.999.0 is installed" in error and f"hypothesis=={banks.HYPOTHESIS_VERSION}" in error

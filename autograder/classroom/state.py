@@ -8,7 +8,8 @@ them differs:
   not nbgrader's timestamp.txt, which does not change what is graded);
 - the suite hash covers everything that decides a score: the hidden suite, the
   reference solution, the lesson the release notebook is built from, the
-  assignment's points and limits, and the grader's own code.
+  assignment's points and limits, the grader's own code and the version of hypothesis
+  its example banks are made with.
 
 The late penalty and the instructor's manual grades are not part of either: they are
 settled against the gradebook on every run and by every publishing stage
@@ -22,6 +23,8 @@ import dataclasses
 import hashlib
 import json
 from pathlib import Path
+
+import hypothesis
 
 from autograder.classroom.layout import CourseLayout
 from autograder.files import write_atomically
@@ -46,6 +49,7 @@ def suite_hash(assignment) -> str:
     for path in (assignment.hidden_suite_path, assignment.solution_path, assignment.lesson_path):
         digest.update(path.read_bytes())
     digest.update(repr((sorted(assignment.points.items()), dataclasses.asdict(assignment.limits))).encode())
+    digest.update(f"hypothesis {hypothesis.__version__}".encode())  # the banks' examples depend on it
     for path in sorted(GRADER_ROOT.rglob("*.py")):
         digest.update(path.relative_to(GRADER_ROOT).as_posix().encode() + path.read_bytes())
     return digest.hexdigest()

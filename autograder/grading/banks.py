@@ -302,6 +302,24 @@ def record(suite_path: Path, reference, served_helpers: dict, release=None, func
                      {name: call for name, call in probe_calls.items() if name in functions and call.wire is not None})
 
 
+# --- the hypothesis they are made with -------------------------------------------------------
+
+# Banks are made with hypothesis' internals (choice sequences, its shrinker's order), which any release
+# may change: another version would grade the class on other examples, or not at all. pyproject.toml
+# pins this version (tests/test_banks.py checks they agree); any other is a grader error, never a score.
+HYPOTHESIS_VERSION = "6.170.27"
+
+
+def check_hypothesis_version() -> None:
+    if hypothesis.__version__ != HYPOTHESIS_VERSION:
+        from autograder.grading.batch import SelfCheckFailed
+
+        raise SelfCheckFailed(
+            f"hypothesis {hypothesis.__version__} is installed, but the example banks are made with hypothesis "
+            f"{HYPOTHESIS_VERSION}: another version would grade on other examples. Install the pinned version "
+            f"(pip install -e . in the project, or pip install hypothesis=={HYPOTHESIS_VERSION})")
+
+
 # --- the cache ----------------------------------------------------------------------------
 
 def bank_digest(suite_path: Path, reference_path: Path, lesson_path: Path | None = None) -> str:

@@ -13,7 +13,7 @@ from types import ModuleType
 
 import nbformat
 
-from autograder.grading.banks import load_recording
+from autograder.grading.banks import check_hypothesis_version, load_recording
 from autograder.grading.plugin import (load_reference, prepare_hypothesis, suite_dependencies,
                                        suite_mutations, suite_published_examples)
 from autograder.notebook.lesson import load_public_notebook, load_source_notebook
@@ -36,6 +36,7 @@ class GradingKit:
 def build_kit(assignment, suite: str = "hidden") -> GradingKit:
     if suite == "visible" and not assignment.solution_path.is_file():
         return public_kit(assignment)
+    check_hypothesis_version()
     prepare_hypothesis()
     suite = assignment.hidden_suite_path
     reference = load_reference(assignment.solution_path)
