@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import subprocess
+import sys
+import time
 
 import pytest
 from hypothesis import settings
@@ -60,6 +63,22 @@ def fast_bpe_bytes(bpe_bytes):
     """bpe_bytes with short time limits, so hanging samples cost seconds, not minutes."""
     limits = dataclasses.replace(bpe_bytes.limits, call_seconds=3, load_seconds=10, submission_seconds=60)
     return dataclasses.replace(bpe_bytes, limits=limits)
+
+
+# --- a loaded machine ------------------------------------------------------------------------
+
+@pytest.fixture()
+def cpu_hogs():
+    """Every core busy twice over, each hog in a session of its own as separate jobs are (the kernel
+    shares CPUs fairly between sessions)."""
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+            for _ in range(2 * (os.cpu_count() or 1))]
+    time.sleep(0.5)
+    yield
+    for hog in hogs:
+        hog.kill()
+        hog.wait()
+
 
 
 # --- a real browser, for the HTML pages ---------------------------------------------------

@@ -357,20 +357,7 @@ def test_a_hanging_call_times_out_and_the_next_call_gets_a_fresh_worker(worker):
     assert again.value.earlier and time.monotonic() - started < 0.5
 
 
-@pytest.fixture()
-def cpu_hog():
-    """Both cores busy twice over, as on a machine shared with other grading jobs."""
-    # Each in a session of its own, as separate jobs are: the kernel shares CPUs fairly between sessions.
-    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
-            for _ in range(2 * (os.cpu_count() or 1))]
-    time.sleep(0.5)
-    yield
-    for hog in hogs:
-        hog.kill()
-        hog.wait()
-
-
-def test_load_on_the_machine_does_not_turn_a_finishing_call_into_a_time_out(cpu_hog):
+def test_load_on_the_machine_does_not_turn_a_finishing_call_into_a_time_out(cpu_hogs):
     """A call that runs for 60% of its limit, then one that sleeps for 60% of it, finish on a machine
     whose load would stretch the first past its limit in wall-clock time; a call that spins or sleeps
     for ever still times out. The limit is the call's own time (launcher.Clock), not the machine's."""
