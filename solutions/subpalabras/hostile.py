@@ -36,6 +36,24 @@ HOSTILE: list[Sample] = [
                unigram_prune="deep = []\nfor _ in range(200_000):\n    deep = [deep]\nreturn {'ab': deep}, deep",
                sp_decode="deep = []\nfor _ in range(200_000):\n    deep = [deep]\nreturn deep",
            )),
+    Sample("subpalabras_oracle_through_served_viterbi", "hostile",
+           "unigram_prune's property tests run first, with the reference's unigram_viterbi served: the attack asks "
+           "it about the hidden fixed inputs of unigram_viterbi's own tests (learnt elsewhere; written here), "
+           "keeps the answers in a global, and its unigram_viterbi answers from them. 11.67 points forged while "
+           "those tests ran in the worker that had held the answers",
+           replace=_functions(
+               unigram_prune="kept = globals().setdefault('KEPT', {})\n"
+                             "for word, table in [('sol', {'s': -1, 'o': -1, 'l': -1}), ('ab', {'a': -1, 'b': -1, 'ab': -2}),\n"
+                             "                    ('aab', {'a': -1, 'b': -1, 'ab': -2, 'aab': -3}),\n"
+                             "                    ('casas', {'c': -3, 'a': -2, 's': -2, 'ca': -3, 'sa': -3, 'cas': -4, 'casa': -4, 'as': -2})]:\n"
+                             "    try:\n"
+                             "        kept[repr((word, sorted(table.items())))] = unigram_viterbi(word, table)\n"
+                             "    except Exception:\n"
+                             "        pass\n"
+                             "return {}, []",
+               unigram_viterbi="kept = globals().get('KEPT', {})\n"
+                               "return kept.get(repr((word, sorted(logp.items()))), ([], 0.0))",
+           )),
     Sample("subpalabras_empty_the_arguments", "hostile",
            "no function computes anything: each empties the vocabulary, corpus, splits or log-probabilities it "
            "is given (the suite's own HIPER, CASAS, CASA_COSA and LA_CASA among them) and answers what the "
