@@ -26,7 +26,7 @@ MAX_DETAIL = 1500
 # What a failed hidden fixed case may say about an exception. Student code has seen the hidden input
 # when it raises, so everything it chooses there is a channel out: the line (padding a cell), the cell,
 # the class. Named: the exceptions a plain bug raises; any other is "una excepción". With the other
-# outcomes, a failed fixed case tells one of about 60 messages (under 6 bits); docs/security.md.
+# outcomes, a failed fixed case tells one of about 90 messages (under 7 bits); docs/security.md.
 EXCEPTIONS_NAMED_IN_HIDDEN_CASES = ("ValueError", "TypeError", "KeyError", "IndexError", "ZeroDivisionError",
                                     "AttributeError", "RecursionError", "AssertionError")
 
