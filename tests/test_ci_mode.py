@@ -228,8 +228,8 @@ def test_the_log_gets_a_short_spanish_summary_and_no_banner(github_run):
     run, folder = github_run
     assert run.code == 0  # wrong answers are a grade, not a failed step
     log = [line for line in run.out.splitlines() if not line.startswith("::")]
-    assert log[:2] == [f"bpe_bytes · {folder / 'entrega.ipynb'}", "Puntuación: 97.00 / 100"]
-    assert "  ✗ merge               12.00 / 15" in log and "  ✓ get_stats           10.00 / 10" in log
+    assert log[:2] == [f"bpe_bytes · {folder / 'entrega.ipynb'}", "Puntuación: 95.71 / 100"]
+    assert "  ✗ merge               10.71 / 15" in log and "  ✓ get_stats           10.00 / 10" in log
     assert "  ✗ merge: conserva el último elemento cuando no forma par" in log
     assert any(line.strip().startswith(f"Pista: {TAIL_HINT}") for line in log)
     assert len(log) <= 40
@@ -266,9 +266,9 @@ def test_the_job_summary_is_appended_with_a_score_table_and_feedback(github_run)
     _, folder = github_run
     text = (folder / "summary.md").read_text(encoding="utf-8")
     assert text.startswith("## Paso anterior\n\nSalida de otro paso.\n\n## `bpe_bytes` · ")
-    assert "**Puntuación: 97.00 / 100**" in text
-    assert "| `merge` | ❌ | 12.00 | 15 |" in text and "| `get_stats` | ✅ | 10.00 | 10 |" in text
-    assert "<details><summary>❌ <code>merge</code>: 2 pruebas no superadas (12.00 / 15)</summary>" in text
+    assert "**Puntuación: 95.71 / 100**" in text
+    assert "| `merge` | ❌ | 10.71 | 15 |" in text and "| `get_stats` | ✅ | 10.00 | 10 |" in text
+    assert "<details><summary>❌ <code>merge</code>: 2 pruebas no superadas (10.71 / 15)</summary>" in text
     assert "**merge: conserva el último elemento cuando no forma par**" in text and TAIL_HINT in text
     tags = check_markdown(text)
     assert tags.opened["table"] == 1 and tags.opened["details"] == 1
@@ -279,8 +279,8 @@ def test_github_gets_an_error_annotation_per_failed_function_and_the_score(githu
     commands = [line for line in run.out.splitlines() if line.startswith("::")]
     stop, resume, *annotations = commands  # the summary runs no command: it is between stop-commands and its token
     assert stop.startswith("::stop-commands::") and resume == f"::{stop.removeprefix('::stop-commands::')}::"
-    assert annotations[0].startswith("::error title=merge%3A 12.00 / 15::✗ merge: conserva el último elemento")
-    assert annotations[-1] == "::notice title=bpe_bytes::Puntuación: 97.00 / 100"
+    assert annotations[0].startswith("::error title=merge%3A 10.71 / 15::✗ merge: conserva el último elemento")
+    assert annotations[-1] == "::notice title=bpe_bytes::Puntuación: 95.71 / 100"
     assert len(annotations) == 2
 
 
@@ -305,7 +305,7 @@ def test_a_broken_file_in_a_batch_is_just_a_result(tmp_path, fake_grading):
     assert run_cli(["grade", "bpe_bytes", "stub.ipynb", "unreadable.ipynb", "--ci"], cwd=tmp_path).code == 0
 
 
-@pytest.mark.parametrize("points, expected", [("99", 1), ("97", 0)])
+@pytest.mark.parametrize("points, expected", [("96", 1), ("95", 0)])
 def test_fail_under_turns_a_low_score_into_exit_1(tmp_path, fake_grading, points, expected):
     run = run_cli(["grade", "bpe_bytes", "merge_drops_tail.ipynb", "--ci", "--fail-under", points], cwd=tmp_path)
     assert run.code == expected
@@ -376,7 +376,7 @@ def test_a_class_graded_in_ci_gets_a_suite_per_student_and_a_class_table(tmp_pat
     assert [s.get("name") for s in root.findall("testsuite")] == ["ana", "carla", "fede"]
     text = (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert "## `bpe_bytes`: 3 entregas" in text
-    for row in ("| ✅ | ana | 100.00 / 100 | 100.00 |", "| ❌ | carla | 97.00 / 100 | 97.00 |",
+    for row in ("| ✅ | ana | 100.00 / 100 | 100.00 |", "| ❌ | carla | 95.71 / 100 | 95.71 |",
                 "| ⚠️ | fede | 0.00 / 100 | 0.00 |"):
         assert row in text
     assert "\n### carla\n" in text
