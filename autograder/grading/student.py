@@ -464,10 +464,12 @@ class StudentSession:
         name, args, kwargs = request.get("name"), request.get("args"), request.get("kwargs", {})
         if not (isinstance(name, str) and name in allowed and isinstance(args, list) and isinstance(kwargs, dict)):
             return {"op": "callback_raise", "builtin": "RuntimeError", "message": "función no disponible"}
-        self.served_to_worker.add(name)
         known = self.helper_answers.get((name, codec.encoded_wire(args, kwargs)))
         if known is not None:
             return known  # the same arguments as the reference gave its own helper: its answer is known
+        # An answer to arguments the student chose (the known ones follow from a bank's public input):
+        # from now on this worker may hold answers to the helper's hidden cases.
+        self.served_to_worker.add(name)
         worker = self._reference()
         # The student's call waits meanwhile: it is charged the reference's own time, measured alike.
         served = worker.clock(max(clock.remaining(), 0.01))
