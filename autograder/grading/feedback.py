@@ -78,6 +78,16 @@ def classify(excinfo, kind: str, calls: tuple = ()) -> tuple[str, str, str]:
                 f"Tu código llamó a `{error.helper}` (mientras se califica esta función se usa su versión de "
                 f"referencia) con argumentos que la hacen superar el límite de {limit}." + example,
                 str(error))  # "reference helper X over its limits: ..."
+    if isinstance(error, st.UnreadableReply):
+        return (Outcome.BAD_RETURN, "Tu función devolvió un valor que el corrector no reconstruye: un conjunto o "
+                "diccionario con muchas claves distintas del mismo hash, o datos fuera del protocolo. Ninguna "
+                "respuesta correcta es así." + example, str(error))
+    if isinstance(error, st.RepliesTooLarge):
+        return (Outcome.BAD_RETURN, f"Tus funciones ya han devuelto al corrector más de {error.values:_} valores en "
+                "esta entrega (la solución de referencia no llega a 100 000 en todas las pruebas juntas), así que "
+                "sus respuestas ya no se leen y las pruebas restantes fallan. ¿Devuelve alguna función listas, "
+                "textos o diccionarios mucho más largos de lo que debería?".replace("_", " "),
+                "reply budget of the submission exhausted")
     if isinstance(error, st.StudentCrashed):
         return (Outcome.CRASHED, "El proceso que ejecuta tu código terminó de forma inesperada (¿sys.exit, os._exit, "
                 "memoria agotada o recursión infinita?)." + example, str(error))  # "the worker died...", in English

@@ -26,7 +26,8 @@ import json
 
 from autograder.notebook.loader import Cell, Program
 from autograder.sandbox import codec
-from autograder.sandbox.launcher import Limits, SandboxError, Worker, WorkerFailure, WorkerTimeout
+from autograder.sandbox.launcher import (Limits, RepliesOverBudget, ReplyBudget, SandboxError, Worker, WorkerFailure,
+                                         WorkerTimeout)
 
 
 class StudentProblem(Exception):
@@ -112,6 +113,26 @@ class StudentCrashed(StudentProblem):
     pass
 
 
+class UnreadableReply(StudentCrashed):
+    """The worker's reply arrived whole but holds a value the grader refuses to rebuild (a set of keys
+    that all share one hash, data outside the protocol): the student's answer, not a crash."""
+
+
+class RepliesTooLarge(StudentProblem):
+    """The submission's replies have carried more values than REPLY_VALUES_PER_SUBMISSION: no later
+    reply is read, and every later call fails at once."""
+
+    def __init__(self, values: int):
+        super().__init__(values)
+        self.values = values
+
+
+# Every value a submission's workers send is parsed, rebuilt and type-checked by the grader: some
+# 6 microseconds each, outside any call's limit. The references send at most 88,128 in a whole
+# grading (bpe_palabras); answers of 100,000 values in every call made one submission cost 65 s.
+REPLY_VALUES_PER_SUBMISSION = 1_000_000
+
+
 class HelperOverLimit(StudentCrashed):
     """The student's code called a served reference helper with arguments that made it
     exceed its limits (time, memory, size of its answer): the student's failure."""
@@ -162,6 +183,8 @@ class StudentSession:
         self.skipped: dict[int, str] = {}  # cell index -> why it is left out of later loads
         self.load_report: dict | None = None
         self.failure: StudentProblem | None = None  # set after a hang or crash, until the next test
+        self.reply_budget = ReplyBudget(REPLY_VALUES_PER_SUBMISSION)  # shared by all its workers
+        self.replies_too_large: RepliesTooLarge | None = None  # once set, no function is called again
         self.reference_source = reference_source  # the reference solution, served by its own worker
         self._reference_worker: Worker | None = None
         self.substitutes = dict(served_helpers or {})  # function -> helpers served by the reference
@@ -250,6 +273,7 @@ class StudentSession:
         if reply.get("op") != "loaded" or not isinstance(reply.get("cells"), list):
             worker.close()
             raise StudentCrashed("the worker sent an unexpected reply while loading the code")
+        worker.reply_budget = self.reply_budget
         self.worker = worker
         if self.load_report is None:
             self.load_report = self._describe_load(kept, reply)
@@ -345,6 +369,9 @@ class StudentSession:
     def _refuse_if_failed(self, name: str) -> None:
         if self.failure is not None:
             raise self.failure  # after a hang, the rest of the same test fails at once
+        if self.replies_too_large is not None:
+            self.failure = self.replies_too_large
+            raise self.failure
         if name in self.helper_timed_out:
             self.failure = self.helper_timed_out[name]
             raise self.failure
@@ -366,6 +393,10 @@ class StudentSession:
                 while reply.get("op") == "callback":
                     worker.send(self._serve_callback(reply, self.substitutes.get(name, ()), clock))
                     reply = worker.receive(clock)
+        except RepliesOverBudget:
+            self._drop_worker()  # it may be waiting for an answer to a callback it will never get
+            self.replies_too_large = self.failure = RepliesTooLarge(REPLY_VALUES_PER_SUBMISSION)
+            raise self.failure from None
         except HelperOverLimit as problem:
             self._drop_worker()
             if charged:
@@ -542,10 +573,11 @@ class StudentSession:
                 raise FunctionMissing(name)  # the name we asked for: the reply's could carry anything
             if op == "bad_return":
                 raise BadReturn(str(reply.get("type"))[:80])
-        except codec.CodecError:
-            pass
+        except codec.CodecError as exc:
+            # The frame was read whole, so the worker is still in step and can be called again.
+            raise UnreadableReply(f"the worker's reply holds a value the grader refuses: {exc}") from None
         self._drop_worker()
-        raise StudentCrashed("the worker sent an unreadable reply")
+        raise StudentCrashed("the worker sent a reply outside the protocol")
 
 
 class StudentProxy:

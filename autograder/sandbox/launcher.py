@@ -46,12 +46,32 @@ class WorkerCrashed(WorkerFailure):
     pass
 
 
+class RepliesOverBudget(WorkerFailure):
+    """The worker's frames have carried more values than its ReplyBudget allows."""
+
+
+@dataclasses.dataclass
+class ReplyBudget:
+    """How many values (JSON arrays: every list, tuple, dict entry and tagged scalar) the frames of
+    a submission's workers may still carry. Reading them is the grader's work, not the worker's: a
+    reply of 100,000 values costs the grader about half a second to parse, rebuild and check, time
+    no call limit sees, so without a cap a submission could make the grader work minutes."""
+
+    values_left: int
+
+    def charge(self, values: int) -> None:
+        if values > self.values_left:
+            self.values_left = 0
+            raise RepliesOverBudget(f"a frame of {values} values, past the submission's reply budget")
+        self.values_left -= values
+
+
 @dataclasses.dataclass(frozen=True)
 class Limits:
     """Per-worker resource limits; course.yml can override each one."""
 
     call_seconds: float = 10.0
-    load_seconds: float = 30.0
+    load_seconds: float = 15.0
     submission_seconds: float = 300.0
     memory_mb: int = 1024
     cpu_seconds: int = 300
@@ -282,6 +302,7 @@ class Worker:
         if self._uid is not None and mode is None:
             _check_python_readable_by_others()
         self._unread = bytearray()  # read from the pipe, not yet taken as a frame
+        self.reply_budget: ReplyBudget | None = None  # the submission's, set by its session; None: the grader's own
         request_read, self._request_write = os.pipe()
         self._reply_read, reply_write = os.pipe()
         config["in_fd"], config["out_fd"] = request_read, reply_write
@@ -350,8 +371,11 @@ class Worker:
         (size,) = struct.unpack(">I", self._read_exact(4, deadline))
         if size > codec.MAX_FRAME_BYTES:
             raise WorkerCrashed("the worker sent an oversized message")
+        payload = self._read_exact(size, deadline)
+        if self.reply_budget is not None:
+            self.reply_budget.charge(codec.values_in(payload))
         try:
-            return codec.loads_message(self._read_exact(size, deadline))
+            return codec.loads_message(payload)
         except codec.CodecError as exc:
             raise WorkerCrashed(f"the worker broke the protocol: {exc}") from exc
 
