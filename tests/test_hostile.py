@@ -15,6 +15,7 @@ its submission, unmountable masks in user namespaces, ... were found and fixed t
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import json
@@ -32,6 +33,7 @@ from autograder.course import load_course
 from autograder.grading.batch import grade_batch
 from autograder.grading.plugin import suite_published_examples
 from autograder.grading.student import StudentError, StudentSession
+from autograder.samples.grader_attacks import LEFTOVER_MARKER
 from autograder.notebook.loader import Cell, Program
 from autograder.sandbox import launcher
 
@@ -144,6 +146,7 @@ class Batch:
     files_after: dict
     escaped: list  # pids of workers that outlived their submission
     seconds: float
+    leftovers: list  # files the leftovers attack dropped that are still on the machine
 
 
 def _fast(assignment):
@@ -181,6 +184,17 @@ def _escaped_workers() -> list[int]:
             except OSError:
                 pass
     return pids
+
+
+def _leftovers() -> list[str]:
+    """Files named after LEFTOVER_MARKER in any folder a worker could write to, once the batch is over."""
+    found = []
+    for folder in {*launcher.writable_directories(), str(Path.cwd())}:
+        try:
+            found += [os.path.join(folder, n) for n in os.listdir(folder) if n.startswith(LEFTOVER_MARKER)]
+        except OSError:
+            pass
+    return found
 
 
 def _kill(pids) -> None:
@@ -233,11 +247,14 @@ def _grade(course, assignment_id: str, folder: Path) -> Batch:
 
     before = _watched_files(course)
     started = time.monotonic()
-    results = grade_batch(assignment, list(paths.values()), jobs=2)
+    with pytest.MonkeyPatch.context() as environment:
+        environment.setenv("CI", "true")  # as the staff workflows grade: pytest would not truncate its diffs
+        results = grade_batch(assignment, list(paths.values()), jobs=2)
     seconds = time.monotonic() - started
     escaped = _escaped_workers()
     _kill(escaped)
-    return Batch(dict(zip(paths, results)), paths, before, _watched_files(course), escaped, seconds)
+    return Batch(dict(zip(paths, results)), paths, before, _watched_files(course), escaped, seconds,
+                 _leftovers())
 
 
 def _lookup(batches, label: str):
@@ -286,6 +303,17 @@ def test_no_results_file_is_planted(batches, assignment_id):
 # Only root mode drops to another uid (which clears PDEATHSIG); without unshare, setpgid fails for the
 # session leader the worker already is. A concurrent run of this suite on the same machine plants the
 # same marker: run one at a time.
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_no_file_is_left_in_a_shared_folder(batches, assignment_id):
+    names = [s.name for s in HOSTILE[assignment_id]]
+    assert any(n.endswith("_leftovers_in_shared_folders") for n in names), "the attack this check is for"
+    leftovers = batches(assignment_id).leftovers
+    for path in leftovers:
+        with contextlib.suppress(OSError):
+            os.remove(path)
+    assert leftovers == []
+
+
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
 def test_no_worker_outlives_its_submission(batches, assignment_id):
     batch = batches(assignment_id)

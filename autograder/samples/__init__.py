@@ -128,6 +128,13 @@ def cell(source: str) -> str:
     return textwrap.dedent(source).strip("\n")
 
 
+def reference_cell(reference) -> str:
+    """A cell that runs the reference solution in a namespace of its own, `_H`: hostile samples that
+    change only the form of the right answer compute it with `_H[name](...)`."""
+    source = _solution_file(reference).read_text(encoding="utf-8")
+    return f"_H = {{}}\nexec(compile({source!r}, '<respuestas>', 'exec'), _H)"
+
+
 def call_arguments(reference, name: str) -> str:
     """A function's parameters as call arguments, e.g. "ids, counts" for get_stats; keyword-only
     ones passed by name ("text, merges, special_tokens, allowed_special=allowed_special, ...")."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autograder.samples import Sample, cell, replace_all
+from autograder.samples import Sample, cell, reference_cell, replace_all
 
 # Answers whose type or shape is wrong, built from the right value `v`. Strings and bytes cannot
 # travel as arrays (the codec sends numeric arrays only), so they are left alone where nothing
@@ -95,12 +95,6 @@ _WRAPPERS = cell('''
 ''')
 
 
-def _honest(solution: Path) -> str:
-    """A cell that runs the reference solution in a namespace of its own, `_H`."""
-    source = Path(solution).read_text(encoding="utf-8")
-    return f"_H = {{}}\nexec(compile({source!r}, '<respuestas>', 'exec'), _H)"
-
-
 def vacuous_comparison_attacks(solution: Path, prefix: str) -> list[Sample]:
     """The attacks on the reference at `solution` (an assignment's solution.py), named `PREFIX_...`
     (attack names are unique across the course's corpora)."""
@@ -117,7 +111,7 @@ def vacuous_comparison_attacks(solution: Path, prefix: str) -> list[Sample]:
         "honest_in_a_list": ("_en_lista", "the right answer inside a one-element list: a list where a "
                              "number, a str, a dict or an array is expected"),
     }
-    first = (_WRAPPERS, _honest(solution))
+    first = (_WRAPPERS, reference_cell(solution))
     attacks = [
         Sample(f"{prefix}_empty_array", "hostile",
                "every function returns np.empty(0), which pytest.approx finds close to any number",

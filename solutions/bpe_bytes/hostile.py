@@ -5,6 +5,7 @@ from functools import partial
 from pathlib import Path
 
 from autograder.samples import STUB_LINE, Sample, call_arguments, cell, parameter_lists, replace_all
+from autograder.samples.grader_attacks import grader_attacks
 from autograder.samples.shape_attacks import vacuous_comparison_attacks
 from autograder.samples import xss as _xss
 
@@ -684,3 +685,8 @@ HOSTILE: list[Sample] = [
 # or a float, or inside a list (autograder/samples/shape_attacks.py). Pure attacks: exactly 0.
 # np.empty(0) everywhere is numpy_empty_array above.
 HOSTILE += [s for s in vacuous_comparison_attacks(SOLUTION, "bpeb") if s.name != "bpeb_empty_array"]
+
+# Attacks on what the grader does around the sandbox (issue 26): a reply slow to decode, answers made
+# for a huge assertion diff, the hidden inputs in exception details, files left in shared folders
+# (autograder/samples/grader_attacks.py). Pure attacks: exactly 0.
+HOSTILE += grader_attacks(SOLUTION, "bpeb")

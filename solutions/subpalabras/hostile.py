@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 
 from autograder.samples import Sample, replace_all
+from autograder.samples.grader_attacks import grader_attacks
 from autograder.samples.shape_attacks import vacuous_comparison_attacks
 
 SOLUTION = Path(__file__).with_name("solution.py")  # whose signatures the attacks take
@@ -73,3 +74,8 @@ HOSTILE: list[Sample] = [
 # the right answer as a 0-d array, broadcast, with every number inside it an array or a float, or
 # inside a list (autograder/samples/shape_attacks.py). Pure attacks: exactly 0.
 HOSTILE += vacuous_comparison_attacks(SOLUTION, "subpalabras")
+
+# Attacks on what the grader does around the sandbox (issue 26): a reply slow to decode, answers made
+# for a huge assertion diff, the hidden inputs in exception details, files left in shared folders
+# (autograder/samples/grader_attacks.py). Pure attacks: exactly 0.
+HOSTILE += grader_attacks(SOLUTION, "subpalabras")

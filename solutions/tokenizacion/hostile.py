@@ -11,6 +11,7 @@ from functools import partial
 from pathlib import Path
 
 from autograder.samples import STUB_LINE, Sample, call_arguments, cell, parameter_lists, replace_all
+from autograder.samples.grader_attacks import grader_attacks
 from autograder.samples.shape_attacks import vacuous_comparison_attacks
 
 SOLUTION = Path(__file__).with_name("solution.py")  # whose signatures the attacks take
@@ -196,3 +197,8 @@ HONEST_PARTS: dict[str, Sample] = {
 # the right answer as a 0-d array, broadcast into a bigger array, with every number inside it an array
 # or a float, or inside a list (autograder/samples/shape_attacks.py). Pure attacks: exactly 0.
 HOSTILE += vacuous_comparison_attacks(SOLUTION, "tok")
+
+# Attacks on what the grader does around the sandbox (issue 26): a reply slow to decode, answers made
+# for a huge assertion diff, the hidden inputs in exception details, files left in shared folders
+# (autograder/samples/grader_attacks.py). Pure attacks: exactly 0.
+HOSTILE += grader_attacks(SOLUTION, "tok")

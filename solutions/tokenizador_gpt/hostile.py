@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 
 from autograder.samples import STUB_LINE, Sample, call_arguments, cell, parameter_lists, replace_all
+from autograder.samples.grader_attacks import grader_attacks
 from autograder.samples.shape_attacks import vacuous_comparison_attacks
 
 SOLUTION = Path(__file__).with_name("solution.py")  # whose signatures the attacks take
@@ -82,6 +83,20 @@ HOSTILE: list[Sample] = [
                recover_merges=("for token in [t for t in mergeable_ranks if len(t) > 1]:\n"
                                "    del mergeable_ranks[token]\nreturn {}"),
            )),
+    Sample("gpt_oracle_through_served_pretokenize", "hostile",
+           "train_regex_bpe's property test runs before pretokenize's fixed tests, with the reference's "
+           "pretokenize served: the attack asks it about those tests' hidden inputs (learnt elsewhere; written "
+           "here), keeps the answers in a global, and its pretokenize answers from them",
+           replace=_functions(
+               train_regex_bpe="kept = globals().setdefault('KEPT', {})\n"
+                               "for chunk_text in ['Lote12345, I\\'LL', 'hola   mundo\\n\\n', '  ', 'Olé 안녕 🙂🙂']:\n"
+                               "    kept[repr((chunk_text, GPT4_SPLIT_PATTERN))] = pretokenize(chunk_text)\n"
+                               "for chunk_text, chunk_pattern in [('Lote12345, I\\'LL', GPT2_SPLIT_PATTERN), "
+                               "('ab, cd', r'\\p{L}+')]:\n"
+                               "    kept[repr((chunk_text, chunk_pattern))] = pretokenize(chunk_text, chunk_pattern)\n"
+                               "return {}",
+               pretokenize="return globals().get('KEPT', {}).get(repr((text, pattern)), ['?'])",
+           )),
     Sample("flaky_exceptions", "hostile",
            "every call raises a different exception than the last one (or returns [] every third time), so "
            "hypothesis cannot replay a failure the same way twice",
@@ -92,3 +107,8 @@ HOSTILE: list[Sample] = [
 # the right answer as a 0-d array, broadcast into a bigger array, with every number inside it an array
 # or a float, or inside a list (autograder/samples/shape_attacks.py). Pure attacks: exactly 0.
 HOSTILE += vacuous_comparison_attacks(SOLUTION, "gpt")
+
+# Attacks on what the grader does around the sandbox (issue 26): a reply slow to decode, answers made
+# for a huge assertion diff, the hidden inputs in exception details, files left in shared folders
+# (autograder/samples/grader_attacks.py). Pure attacks: exactly 0.
+HOSTILE += grader_attacks(SOLUTION, "gpt")
