@@ -60,6 +60,8 @@ def kinds(course) -> dict[str, tuple[str, samples.Sample]]:
                                                                     "while True:\n    pass"))),
         "many slow-but-finishing calls (0.5 s each)": ("bpe_bytes", samples.Sample(
             "slow_calls", "correct", "", replace={"get_stats": SLOW_CALLS})),
+        "huge answers in every call (100,000 values)": ("bpe_bytes", hostile("bpe_bytes", "bpeb_assertion_diff_flood")),
+        "a set of colliding hashes in every call": ("bpe_bytes", hostile("bpe_bytes", "bpeb_colliding_hash_reply")),
         "reference tokenizador_gpt": ("tokenizador_gpt", samples.correct()),
         "callback ReDoS (served pretokenize)": ("tokenizador_gpt", hostile("tokenizador_gpt", "served_helper_overload")),
         "reference bpe_palabras": ("bpe_palabras", samples.correct()),
