@@ -117,7 +117,7 @@ def public_preamble(sources: list[str]) -> str:
     absolute ones only, and constants only when their value is a literal. Anything else is left out."""
     kept = []
     for source in sources:
-        tree = _parse_ignoring_ipython(source)
+        tree = parse_ignoring_ipython(source)
         for node in tree.body if tree is not None else []:
             if isinstance(node, ast.Import) and all(_installed(alias.name) for alias in node.names):
                 kept.append(node)
@@ -318,7 +318,7 @@ def written_functions(name: str, raw: bytes, assignment) -> set[str]:
         return set()
     latest: dict[str, bool] = {}  # as the cells run: a later definition replaces an earlier one
     for source in sources:
-        tree = _parse_ignoring_ipython(source)
+        tree = parse_ignoring_ipython(source)
         if tree is None:
             latest.update({match.group(1): True for match in _DEF_LINE.finditer(source)})
             continue
@@ -328,7 +328,9 @@ def written_functions(name: str, raw: bytes, assignment) -> set[str]:
     return {function for function, is_written in latest.items() if is_written and function in assignment.points}
 
 
-def _parse_ignoring_ipython(source: str):
+def parse_ignoring_ipython(source: str):
+    """A cell's syntax tree, read as Jupyter would: %magic and !command lines count as blank when the
+    cell does not parse with them. None for a cell that is not Python either way."""
     for text in (source, "\n".join("" if line.lstrip().startswith(("%", "!")) else line
                                     for line in source.splitlines())):
         try:
