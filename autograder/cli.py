@@ -45,6 +45,7 @@ command's manual: this text, and every option's help in `_parser`.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import sys
@@ -92,6 +93,10 @@ EPILOGS = {
               "  autograder export --format canvas --canvas-id bpe_bytes=48213\n"
               "  autograder export bpe_bytes --format moodle\n\n"
               "exit codes: 0 written, 2 nothing graded yet, an output it did not write, bad usage or course.yml",
+    "similarity": "examples:\n  autograder similarity bpe_bytes\n"
+                  "  autograder similarity bpe_bytes --against ../curso-2025 --output pares.json\n\n"
+                  "then `autograder report bpe_bytes` shows the flagged pairs side by side\n\n"
+                  "exit codes: 0 written (flagged pairs or not), 2 no submissions, bad usage or course.yml",
     "demo": "example:\n  autograder demo --dir /tmp/demo --jobs 2\n\n"
             "exit codes: 0 done, 2 bad usage or a machine where the sandbox cannot run, 3 grader error",
     "check-course": "example:\n  autograder --course otro/course.yml check-course\n\n"
@@ -213,6 +218,23 @@ def _parser() -> argparse.ArgumentParser:
                              "(without it, Canvas matches the column by the assignment's title)")
     export.add_argument("--output", type=Path, help="default: COURSE_DIR/exports/grades.csv, canvas-grades.csv "
                                                     "or moodle-ASSIGNMENT.csv")
+
+    similarity = command("similarity", "find pairs of submissions that share much more code than independent work",
+                         description="Compare what each student wrote (the release's code, stubs and demos never "
+                                     "count), function by function, robust to renaming, reordering, comments and "
+                                     "small rewrites. Writes every pair scoring at least half the threshold as JSON "
+                                     "(flagged: at or above course.yml similarity.threshold) for the instructor "
+                                     "report's section. Pairs to read, never a verdict.")
+    similarity.add_argument("assignment", help=assignment_help)
+    similarity.add_argument("--course-dir", type=Path, help=course_dir_help)
+    similarity.add_argument("--against", type=Path, nargs="+", default=[], metavar="OTHER_DIR",
+                            help="nbgrader course directories of earlier semesters: their submissions are compared "
+                                 "with this class (not among themselves)")
+    similarity.add_argument("--output", type=Path,
+                            help="the JSON to write (default: COURSE_DIR/reports/ASSIGNMENT-similarity.json)")
+    similarity.add_argument("--cluster", metavar="ADDRESS",
+                            help="fingerprint on the Dask cluster whose scheduler is at ADDRESS (default: "
+                                 "course.cluster in course.yml, else this machine)")
 
     demo = command("demo", "release bpe_bytes, grade a generated class, print the table and what to do next")
     demo.add_argument("--dir", type=Path, default=Path("demo"), help="where to put the demo (default: ./demo)")
@@ -638,9 +660,48 @@ def cmd_demo(course, args) -> int:
     return run_demo(course, args.dir, jobs=args.jobs)
 
 
+def cmd_similarity(course, args) -> int:
+    from autograder.cluster import ClusterError
+    from autograder.files import write_atomically
+    from autograder.render.safe_text import terminal
+    from autograder.similarity import compare_assignment
+    from autograder.similarity.report import similarity_document
+
+    assignment, course_dir = course.assignment(args.assignment), course.course_directory(args.course_dir)
+    missing = [str(folder) for folder in args.against if not Path(folder).is_dir()]
+    if missing:
+        print(f"error: --against takes nbgrader course directories; not a folder: {', '.join(missing)}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        run = compare_assignment(course, assignment, course_dir, args.against, cluster=args.cluster or course.cluster or None)
+    except ClusterError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if not run.codes:
+        print(f"error: no submissions of {assignment.id} in {course_dir / 'submitted'}: collect them first "
+              "(nbgrader collect, or autograder grade --lms DOWNLOAD)", file=sys.stderr)
+        return EXIT_USAGE
+    document = similarity_document(run)
+    path = write_atomically(args.output or CourseLayout(course_dir).similarity(assignment.id),
+                            json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+    flagged = [p for p in run.pairs if p.flagged]
+    print(f"compared {len(run.codes)} submission(s) of {assignment.id}"
+          + (f" with {len(run.earlier)} from earlier semesters" if run.earlier else "")
+          + f" in {run.seconds:.1f} s: {len(flagged)} pair(s) at or above {run.threshold} (pairs to read, not verdicts)")
+    for pair in flagged:
+        print(f"  {terminal(pair.a)}  {terminal(pair.b)}  {pair.score:.2f}  "
+              f"{terminal(', '.join(m.unit for m in pair.units)) or '(spread over several functions)'}")
+    for code in run.codes:
+        if code.problem:
+            print(f"  not compared: {terminal(code.student)}: {terminal(code.problem)}")
+    print(f"written to {path}; `autograder report {assignment.id}` shows the flagged pairs side by side",
+          file=sys.stderr)
+    return EXIT_OK
+
+
 COMMANDS = {"check-course": cmd_check_course, "release": cmd_release, "grade": cmd_grade,
             "gradescope": cmd_gradescope, "feedback": cmd_feedback, "report": cmd_report, "export": cmd_export,
-            "demo": cmd_demo, "audit": cmd_audit}
+            "demo": cmd_demo, "audit": cmd_audit, "similarity": cmd_similarity}
 
 if __name__ == "__main__":
     sys.exit(main())

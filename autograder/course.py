@@ -117,6 +117,7 @@ class Course:
     path: Path
     gradebook: str = ""  # SQLAlchemy URL; "" means nbgrader's default, COURSE_DIR/gradebook.db
     cluster: str = ""  # a Dask scheduler's address to grade classes on (docs/cluster.md); "" means this machine
+    similarity_threshold: float = 0.55  # a pair scoring this or more is flagged (`autograder similarity`)
 
     # Where nbgrader's commands and this grader meet, one rule each (README, "A semester in an
     # nbgrader course directory"): the course directory, its gradebook and its course id.
@@ -272,7 +273,7 @@ def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
         raise CourseError(f"{path}: file not found") from None
     except yaml.YAMLError as exc:
         raise CourseError(f"{path}: not valid YAML ({exc})") from None
-    top = _mapping(raw, "(top level)", {"course", "limits", "late_policy", "visibility", "assignments"},
+    top = _mapping(raw, "(top level)", {"course", "limits", "late_policy", "visibility", "similarity", "assignments"},
                    {"course", "assignments"}, path)
     meta = _mapping(top["course"], "course", {"id", "title", "language", "course_dir", "gradebook", "cluster", "timezone"},
                     {"id", "title", "language"}, path)
@@ -325,4 +326,14 @@ def load_course(path: Path | str = DEFAULT_COURSE_FILE) -> Course:
         path=path,
         gradebook=_text(meta["gradebook"], "course.gradebook", path) if "gradebook" in meta else "",
         cluster=_text(meta["cluster"], "course.cluster", path) if "cluster" in meta else "",
+        similarity_threshold=_similarity_threshold(top.get("similarity"), path),
     )
+
+
+def _similarity_threshold(value, path: Path) -> float:
+    given = _mapping(value or {}, "similarity", {"threshold"}, set(), path)
+    threshold = given.get("threshold", Course.similarity_threshold)
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold <= 1:
+        raise CourseError(f"{path}: similarity.threshold is the share of code two submissions have in common: "
+                          f"a number above 0 and at most 1, not {threshold!r}")
+    return float(threshold)

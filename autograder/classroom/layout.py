@@ -12,6 +12,7 @@ everything this grader reads and writes there, so that no other module joins
     feedback/STUDENT/ASSIGNMENT/timestamp.txt        ... and what nbgrader's release_feedback needs beside it
     feedback/STUDENT/ASSIGNMENT/submission_secret.txt
     reports/ASSIGNMENT.html                          the instructor's report
+    reports/ASSIGNMENT-similarity.json               pairs to look at (autograder similarity)
     exports/grades.csv                               `autograder export` (grades.csv at the root is
                                                      `nbgrader export`'s, in another format)
     exports/canvas-grades.csv, exports/moodle-ASSIGNMENT.csv   `export --format canvas|moodle`
@@ -104,6 +105,9 @@ class CourseLayout:
 
     def report(self, assignment_id: str) -> Path:
         return self.root / "reports" / f"{assignment_id}.html"
+
+    def similarity(self, assignment_id: str) -> Path:
+        return self.root / "reports" / f"{assignment_id}-similarity.json"
 
     @property
     def grades_csv(self) -> Path:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import json
 import secrets
 from pathlib import Path
 
@@ -84,8 +85,19 @@ def write_report(course, assignment, course_dir: Path, output: Path | None = Non
 
     results = _graded(course, course_dir, assignment)
     path = write_atomically(output or CourseLayout(course_dir).report(assignment.id),
-                            report_page(results, assignment, course.title))
+                            report_page(results, assignment, course.title,
+                                        _similarity_document(CourseLayout(course_dir).similarity(assignment.id))))
     return path, len(results)
+
+
+def _similarity_document(path: Path) -> dict | None:
+    """What `autograder similarity` wrote for the assignment; None when it has not run (or the file is not
+    its JSON: the section then says how to make it)."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return document if isinstance(document, dict) else None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -75,7 +75,17 @@ table.sortable th::after { content: " \\2195"; color: var(--muted); font-size: .
 table.sortable th[aria-sort="ascending"]::after { content: " \\2191"; color: var(--ink); }
 table.sortable th[aria-sort="descending"]::after { content: " \\2193"; color: var(--ink); }
 footer { margin-top: 2.5rem; color: var(--muted); font-size: .85rem; }
+details.pair { border: 1px solid var(--line); border-left: 4px solid var(--warn); border-radius: 6px;
+               padding: .5rem .8rem; margin: .6rem 0; }
+details.pair summary { cursor: pointer; }
+.side-by-side { display: grid; grid-template-columns: 1fr 1fr; gap: .8rem; }
+.side-by-side figure { margin: 0; min-width: 0; }
+.side-by-side figcaption { font-weight: 600; margin-bottom: .2rem; }
+pre.code-block { margin: 0; padding: .5rem; background: var(--soft); border-radius: 4px; overflow-x: auto;
+                 font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .82rem; }
+pre.code-block mark { background: #fde9b8; color: inherit; }
 @media (max-width: 600px) {
+  .side-by-side { grid-template-columns: 1fr; }
   body { font-size: 15px; }
   main { padding: 1rem .75rem 2rem; }
   h1 { font-size: 1.35rem; }

@@ -14,6 +14,7 @@ import statistics
 from autograder.grading.results import INCIDENTS, GradeResult, Outcome
 from autograder.render.html_page import card, esc, meter, page, points, submission_label, table
 from autograder.render.instructor_words import OUTCOME_WORDS, late_words, manual_words, why_failed
+from autograder.similarity.report import flagged_pairs_section
 
 BINS = 10  # score distribution: 0-10 %, 10-20 %, ..., 90-100 % of the maximum
 SLOWEST = 10
@@ -57,8 +58,9 @@ SORT_SCRIPT = """
 """
 
 
-def report_page(results: list[GradeResult], assignment, course_title: str) -> str:
-    """The whole report for a batch of `assignment` (any size, empty included)."""
+def report_page(results: list[GradeResult], assignment, course_title: str, similarity: dict | None = None) -> str:
+    """The whole report for a batch of `assignment` (any size, empty included); `similarity`: the
+    document `autograder similarity` wrote for it, if any."""
     sections = [
         _header(assignment, course_title, results),
         _summary(results, assignment),
@@ -67,6 +69,7 @@ def report_page(results: list[GradeResult], assignment, course_title: str) -> st
         _failure_rates(results),
         _misconceptions(results),
         _incidents(results),
+        flagged_pairs_section(similarity),
         _slowest(results),
         _function_means(results, assignment),
         _submissions(results),
