@@ -191,6 +191,18 @@ def test_a_worker_without_the_sandbox_defences_gets_no_submission(cluster_run):
     assert graded["grader-1"] + graded["grader-2"] >= len(run.results) - 1
 
 
+def test_similarity_on_the_cluster_finds_the_same_pairs_as_here(cluster, cluster_run, classes, course, bpe_bytes):
+    from autograder.similarity import compare_assignment
+
+    here, _, students, _ = classes
+    local = compare_assignment(course, bpe_bytes, here)
+    remote = compare_assignment(course, bpe_bytes, here, cluster=cluster.address)
+    assert [c.student for c in local.codes] == sorted(students)
+    assert any(p.flagged for p in local.pairs)  # the buggy samples are the reference with one change each
+    assert [(p.a, p.b, p.score, p.flagged, p.units) for p in remote.pairs] == \
+        [(p.a, p.b, p.score, p.flagged, p.units) for p in local.pairs]
+
+
 def test_losing_the_scheduler_stops_cleanly_and_the_same_command_resumes(tmp_path, course, bpe_bytes, classes,
                                                                           monkeypatch):
     here, _, students, local = classes
