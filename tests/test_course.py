@@ -131,7 +131,11 @@ def test_the_gradebook_defaults_to_sqlite_in_the_course_directory(tmp_path):
     (lambda d: d.update(visibility={"default": "secret"}), ["visibility.default", "after_due_date"]),
     (lambda d: d["assignments"]["bpe_bytes"].update(visibility={"merge": "hidden"}),
      ["assignments.bpe_bytes.visibility.merge", "name of a hidden test"]),
+    (lambda d: d.update(similarity={"threshold": 55}), ["similarity.threshold", "at most 1", "55"]),
+    (lambda d: d.update(similarity={"threshold": 0}), ["similarity.threshold", "above 0"]),
+    (lambda d: d.update(similarity={"treshold": 0.5}), ["similarity.treshold", "allowed: threshold"]),
 ])
+
 def test_mistakes_are_named_precisely(tmp_path, change, words):
     path = write(tmp_path, mutated(change))
     with pytest.raises(CourseError) as error:
@@ -140,6 +144,11 @@ def test_mistakes_are_named_precisely(tmp_path, change, words):
     assert message.startswith(str(path))
     for word in words:
         assert word in message
+
+
+def test_the_similarity_threshold_is_read_with_a_default(tmp_path):
+    assert load_course(write(tmp_path, VALID)).similarity_threshold == 0.55
+    assert load_course(write(tmp_path, mutated(lambda d: d.update(similarity={"threshold": 0.7})))).similarity_threshold == 0.7
 
 
 def test_broken_yaml_and_missing_file(tmp_path):
