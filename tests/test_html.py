@@ -510,3 +510,35 @@ def test_report_in_a_browser_sorts_on_click(graded, tab):
     assert tab.errors() == []
     tab.set_viewport(390, 844, mobile=True)  # wide tables scroll inside their box, not the whole page
     assert tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_report_with_similar_submissions_in_a_browser(course, bpe_bytes, tab, tmp_path):
+    """A flagged pair's functions side by side, the shared code marked, student ids and code as text;
+    on a phone the two columns stack and long lines scroll inside their box."""
+    from autograder.notebook.lesson import load_source_notebook
+    from autograder.samples.disguise import disguised_copies
+    from autograder.similarity import SimilarityRun
+    from autograder.similarity.code import read_student_code, template_sources
+    from autograder.similarity.compare import compare_class
+    from autograder.similarity.report import similarity_document
+
+    original = sorted((Path(bpe_bytes.solution_path).parent / "corpus").glob("*.py"))[0]
+    copy = tmp_path / "copia.py"
+    copy.write_text(disguised_copies(original.read_text(encoding="utf-8"), set(bpe_bytes.points))["all"] + f"\n# {PAYLOAD}\n")
+    release, template = load_source_notebook(bpe_bytes), template_sources(bpe_bytes)
+    codes = [read_student_code("ana", original, bpe_bytes, release, template),
+             read_student_code(PAYLOAD, copy, bpe_bytes, release, template)]
+    pairs = compare_class(codes, template, course.similarity_threshold)
+    document = similarity_document(SimilarityRun(bpe_bytes.id, course.similarity_threshold, codes, [], pairs, 0.1))
+    path = _open(tab, "report-similarity.html", report_page([], bpe_bytes, course.title, document))
+    _assert_clean(tab, path)
+    assert tab.evaluate("document.querySelectorAll('details.pair').length") == 1
+    assert tab.evaluate("document.querySelectorAll('details.pair[open] .side-by-side').length") >= 4
+    assert tab.evaluate("document.querySelectorAll('pre.code-block mark').length") >= 8
+    assert PAYLOAD in tab.evaluate("document.querySelector('details.pair summary').innerText")
+    assert tab.evaluate("document.scripts.length") == 1  # the report's own sorting script, nothing else
+    tab.screenshot(ARTIFACTS / "report-similarity.png")
+    tab.set_viewport(390, 844, mobile=True)
+    tab.navigate(path)
+    assert tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    tab.screenshot(ARTIFACTS / "report-similarity-phone.png")

@@ -69,7 +69,7 @@ def _on_cluster(address: str):
         except (OSError, TimeoutError, ValueError) as error:
             raise ClusterError(f"no Dask scheduler answers at {address} ({error})") from None
         try:
-            shared = client.scatter(boilerplate, broadcast=True)
+            [shared] = client.scatter([boilerplate], broadcast=True)  # one copy per worker, not per task
             return client.gather(client.map(function, units, boilerplate=shared, pure=False))
         finally:
             client.close()
