@@ -157,7 +157,7 @@ def test_every_argument_has_help_and_every_command_examples_and_exit_codes(name)
 
 @pytest.mark.parametrize("name", sorted(subcommands()))
 def test_global_options_are_accepted_after_the_command_too(name):
-    command = [name, "bpe_bytes"] if name in {"gradescope", "feedback", "report"} else [name]
+    command = [name, "bpe_bytes"] if name in {"gradescope", "feedback", "report", "similarity"} else [name]
     options = ["--course", "otro.yml"]
     if name in {"grade", "demo", "audit"}:  # after the command, only where student code runs
         options.append("--insecure-run-student-code-as-me")
@@ -174,7 +174,7 @@ def test_only_commands_that_run_student_code_offer_to_run_it_unsandboxed(name, c
     shown = "--insecure-run-student-code-as-me" in subcommands()[name].format_help()
     assert shown == (name in {"grade", "demo", "audit"}), name
     if not shown:  # and it is refused there, not silently taken
-        command = [name, "bpe_bytes"] if name in {"gradescope", "feedback", "report"} else [name]
+        command = [name, "bpe_bytes"] if name in {"gradescope", "feedback", "report", "similarity"} else [name]
         with pytest.raises(SystemExit):
             _parser().parse_args(command + ["--insecure-run-student-code-as-me"])
         assert "unrecognized arguments: --insecure-run-student-code-as-me" in capsys.readouterr().err
