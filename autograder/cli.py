@@ -301,6 +301,9 @@ def main(argv: list[str] | None = None) -> int:
         os.environ[INSECURE_OPT_IN] = "1"  # the grading processes and the Worker read it
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _stop)
+        # Python leaves SIGINT ignored when it starts ignored, as in a shell's background job; a local batch
+        # then still stops on it (batch._StopRequests) and a cluster run did not: both stop now.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         course = load_course(args.course)
         unfinished = _unfinished_assignments(course, args)

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import json
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -322,3 +325,13 @@ def test_one_submission_speaks_spanish_around_its_feedback_and_a_batch_english(t
 
 def buggy_sample(name: str):
     return next(s for s in catalogue("bpe_bytes", "buggy") if s.name == name)
+
+
+def test_ctrl_c_stops_a_command_started_with_it_ignored(tmp_path):
+    """A shell's background job starts with SIGINT ignored, and Python then keeps it ignored: `kill -INT`
+    stopped a local batch (its own handler) but not a cluster run. Every command takes it now."""
+    script = ("import signal\nfrom autograder.cli import main\nmain(['check-course'])\n"
+              "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)")
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    assert shown.stdout.strip().splitlines()[-1] == "True", shown.stderr
