@@ -33,10 +33,11 @@ class SimilarityRun:
     seconds: float
 
 
-def class_codes(assignment, course_dir: Path, prefix: str = "") -> list[StudentCode]:
-    """Every submission of `assignment` in an nbgrader course directory's submitted/ tree."""
-    release = load_source_notebook(assignment)
-    template = template_sources(assignment)
+def class_codes(assignment, course_dir: Path, prefix: str = "", release=None, template=None) -> list[StudentCode]:
+    """Every submission of `assignment` in an nbgrader course directory's submitted/ tree (`release` and
+    `template`: the source notebook and template_sources, when the caller has them already)."""
+    release = release if release is not None else load_source_notebook(assignment)
+    template = template if template is not None else template_sources(assignment, release)
     return [read_student_code(prefix + s.student, s.folder, assignment, release, template)
             for s in find_submissions(course_dir, assignment.id)]
 
@@ -46,11 +47,13 @@ def compare_assignment(course, assignment, course_dir: Path, against: list[Path]
     """Compare the class in `course_dir` (and with the classes in `against`), fingerprinting on the Dask
     cluster whose scheduler is at `cluster` when given."""
     started = time.monotonic()
-    codes = class_codes(assignment, course_dir)
-    earlier = [code for folder in against for code in class_codes(assignment, Path(folder), f"{Path(folder).name}/")]
+    release = load_source_notebook(assignment)
+    template = template_sources(assignment, release)
+    codes = class_codes(assignment, course_dir, "", release, template)
+    earlier = [code for folder in against
+               for code in class_codes(assignment, Path(folder), f"{Path(folder).name}/", release, template)]
     map_units = _on_cluster(cluster) if cluster else None
-    pairs = compare_class(codes, template_sources(assignment), course.similarity_threshold, earlier=earlier,
-                          map_units=map_units)
+    pairs = compare_class(codes, template, course.similarity_threshold, earlier=earlier, map_units=map_units)
     return SimilarityRun(assignment.id, course.similarity_threshold, codes, earlier, pairs,
                          time.monotonic() - started)
 

@@ -27,10 +27,10 @@ class StudentCode:
     problem: str = ""  # English, for the instructor: why nothing could be read ("" when read)
 
 
-def template_sources(assignment) -> list[str]:
+def template_sources(assignment, notebook=None) -> list[str]:
     """The code every student starts from: the release's code cells other than the solutions, and
-    each graded function's stub as released."""
-    notebook = load_source_notebook(assignment)
+    each graded function's stub as released. `notebook`: the source notebook, if already loaded."""
+    notebook = notebook if notebook is not None else load_source_notebook(assignment)
     sources = [c.source for c in notebook.cells if c.cell_type == "code" and release_role(c) != "solution"]
     functions = solution_functions(Path(assignment.solution_path).read_text(encoding="utf-8"))
     return sources + [stub_source(f) for name, f in functions.items() if name in assignment.points]

@@ -6,8 +6,9 @@ blank lines change none of them. On top of copydetect this module adds what a cl
 
 - the template's fingerprints are removed from every unit (copydetect's boilerplate), so the
   code every student was given matches nothing;
-- a fingerprint found in more than `common_in` submissions is an idiom of the class, not a
-  copy, and is dropped too (as MOSS does);
+- a fingerprint found in more than `common_in` submissions is an idiom of the class: never
+  evidence of a copy (as MOSS ignores such passages), though still part of the code a share
+  is taken of;
 - pairs are found through an index of fingerprints, so that a class of 1,000 is not
   500,000 comparisons: only pairs sharing enough fingerprints are compared exactly.
 
