@@ -405,7 +405,7 @@ def ci_detected(environ=os.environ) -> bool:
 
 
 def cmd_grade(course, args) -> int:
-    from autograder.grading.batch import SelfCheckFailed
+    from autograder.grading.plugin import SelfCheckFailed
     from autograder.grading.loose import grade_files
     from autograder.render.safe_text import github_stop_commands
     from autograder.render.terminal import batch_table, ci_summary, github_annotations, submission_report
@@ -467,7 +467,7 @@ def grade_class_command(course, assignment, args, ci: bool) -> int:
     from autograder.classroom.pipeline import NothingToGrade, grade_class
     from autograder.classroom.submissions import DownloadError, import_lms, remember_lms_students
     from autograder.cluster import ClusterError
-    from autograder.grading.batch import SelfCheckFailed
+    from autograder.grading.plugin import SelfCheckFailed
     from autograder.render.progress import Progress
     from autograder.render.safe_text import ci_log
     from autograder.render.terminal import batch_table

@@ -298,7 +298,7 @@ def test_once_a_function_hangs_the_others_are_probed_together(fast_bpe_bytes, tm
 
 def test_a_suite_whose_property_fails_on_the_reference_is_a_grader_error(course, tmp_path, monkeypatch):
     """No bank can be made then: the command says why, as the self-check does, instead of a traceback."""
-    from autograder.grading.batch import SelfCheckFailed
+    from autograder.grading.plugin import SelfCheckFailed
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     assignment = course.assignment("bpe_bytes")

@@ -95,7 +95,8 @@ def serve(assignment_id: str, course_file: str, requests, replies) -> None:
     import nbformat
 
     from autograder.course import load_course
-    from autograder.grading.batch import SelfCheckFailed, self_check
+    from autograder.grading.batch import self_check
+    from autograder.grading.plugin import SelfCheckFailed
     from autograder.grading.kit import build_kit
 
     course = load_course(course_file)

@@ -9,7 +9,7 @@ student's functions, and sorted from simplest to most complex in hypothesis' own
     bank[0].arguments        # {'ids': [], 'pair': (0, 0)}: the simplest example first
     bank[0].calls            # (Call(name='merge', wire='[[["l", []], ...'),)
 
-Grading replays a bank (plugin.GradingPlugin): the calls of a few examples are sent to the
+Grading replays a bank (suite.GradingPlugin): the calls of a few examples are sent to the
 worker in one frame, and the test body runs on each example, taking the answers as it makes
 the same calls. The first example that fails is then the simplest failing one in the bank;
 hypothesis shrinks from it (only if something simpler can exist) to the counterexample shown.
@@ -45,7 +45,7 @@ from hypothesis.internal.conjecture.shrinker import sort_key
 from hypothesis.strategies._internal.core import DataObject
 from hypothesis.vendor.pretty import pretty
 
-from autograder.grading.plugin import SuitePlugin, run_pytest
+from autograder.grading.plugin import SelfCheckFailed, SuitePlugin, run_pytest
 from autograder.grading.student import StudentCrashed, StudentTimeout
 from autograder.sandbox.codec import decode_value, wire_of
 from autograder.sandbox.worker import reply_with
@@ -280,8 +280,6 @@ def record(suite_path: Path, reference, served_helpers: dict, release=None, func
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or broken:
         # A fixed case may fail here (it ran in-process, not through the sandbox's copies); the
         # self-check judges it. A property test that fails on the reference leaves no usable bank.
-        from autograder.grading.batch import SelfCheckFailed
-
         raise SelfCheckFailed(f"the reference solution fails property tests of {suite_path} "
                               f"(pytest exit {int(code)}): {', '.join(broken) or 'see below'}\n{output[-2000:]}")
     probe_calls: dict[str, Call] = {}
@@ -312,8 +310,6 @@ HYPOTHESIS_VERSION = "6.170.27"
 
 def check_hypothesis_version() -> None:
     if hypothesis.__version__ != HYPOTHESIS_VERSION:
-        from autograder.grading.batch import SelfCheckFailed
-
         raise SelfCheckFailed(
             f"hypothesis {hypothesis.__version__} is installed, but the example banks are made with hypothesis "
             f"{HYPOTHESIS_VERSION}: another version would grade on other examples. Install the pinned version "

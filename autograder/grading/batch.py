@@ -19,15 +19,12 @@ from multiprocessing.connection import wait
 from pathlib import Path
 
 from autograder.grading.kit import GradingKit, build_kit
+from autograder.grading.plugin import SelfCheckFailed
 from autograder.grading.results import GradeResult
 from autograder.grading.session import broken_submission, grade_handed_in, grade_submission, read_submission
 from autograder.sandbox.launcher import WALL_SAFETY_FACTOR, prepare_batch
 
 GRACE_SECONDS = 60  # on top of the submission's own budget, for pytest and I/O
-
-
-class SelfCheckFailed(RuntimeError):
-    """The reference solution does not get full marks here: no grade would mean anything."""
 
 
 def _child(connection, kit: GradingKit, index, submission, suite, in_grading_process) -> None:

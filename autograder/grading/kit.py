@@ -1,7 +1,7 @@
 """What grading one assignment needs, built once per run and passed explicitly.
 
 A batch builds its kit before forking, so every grading process starts with the
-release notebook parsed, the reference imported and the suite's declarations read;
+release notebook parsed, the reference imported and the hidden suite collected;
 nothing about an assignment is looked up again per submission, and no module keeps
 a cache of it.
 """
@@ -16,6 +16,7 @@ import nbformat
 from autograder.grading.banks import check_hypothesis_version, load_recording
 from autograder.grading.plugin import (load_reference, prepare_hypothesis, suite_dependencies,
                                        suite_mutations, suite_published_examples)
+from autograder.grading.suite import CollectedSuite, collect_suite
 from autograder.notebook.lesson import load_public_notebook, load_source_notebook
 
 
@@ -31,29 +32,36 @@ class GradingKit:
     banks: dict  # property test -> its examples, simplest first (banks.py)
     helper_answers: dict  # (served helper, its arguments' wire) -> the reference's answer (banks.py)
     probe_calls: dict  # function -> a simple public call, tried when another function hangs (banks.py)
+    hidden_suite: CollectedSuite | None = None  # collected once, run per submission (suite.py); None: visible checks
 
 
 def build_kit(assignment, suite: str = "hidden") -> GradingKit:
+    """Everything `suite` ("hidden" or "visible") needs to grade `assignment`; the hidden suite comes
+    collected."""
     if suite == "visible" and not assignment.solution_path.is_file():
         return public_kit(assignment)
     check_hypothesis_version()
     prepare_hypothesis()
-    suite = assignment.hidden_suite_path
+    suite_path = assignment.hidden_suite_path
     reference = load_reference(assignment.solution_path)
-    served_helpers = suite_dependencies(suite)
+    served_helpers = suite_dependencies(suite_path)
+    published_examples = suite_published_examples(suite_path)
     release = load_source_notebook(assignment)
     recording = load_recording(assignment, reference, served_helpers, release)
+    hidden_suite = (collect_suite(suite_path, reference, published_examples, recording.banks)
+                    if suite == "hidden" else None)
     return GradingKit(
         assignment=assignment,
         release=release,
         reference=reference,
         reference_source=assignment.solution_path.read_text(encoding="utf-8"),
         served_helpers=served_helpers,
-        mutated_arguments=suite_mutations(suite, reference),
-        published_examples=suite_published_examples(suite),
+        mutated_arguments=suite_mutations(suite_path, reference),
+        published_examples=published_examples,
         banks=recording.banks,
         helper_answers=recording.helper_answers,
         probe_calls=recording.probe_calls,
+        hidden_suite=hidden_suite,
     )
 
 

@@ -1,4 +1,4 @@
-"""The pytest plugin that runs a hidden suite against one student session.
+"""What a hidden suite is: its fixtures, its marks, its declarations, and how pytest runs it.
 
 A hidden suite is an ordinary pytest module. It gets two session fixtures:
 
@@ -13,13 +13,16 @@ and marks each test with what it grades::
 
 The test's docstring (first line) is its Spanish title. Tests built with
 hypothesis are "property" tests: their shrunk counterexample may be shown.
+
+Everything that grades builds on this module: the example banks (banks.py) record a
+suite's run against the reference, and suite.py collects it once per batch to run it
+against every submission.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import importlib.util
 import io
 import os
@@ -94,6 +97,10 @@ class RawTest:
     calls: tuple = ()  # a failed property test: its failing example's calls, as shown (feedback.describe_calls)
 
 
+class SelfCheckFailed(RuntimeError):
+    """The reference solution does not get full marks here: no grade would mean anything."""
+
+
 class Feedback(AssertionError):
     """An assertion whose message is safe to show the student (no hidden values)."""
 
@@ -149,7 +156,7 @@ def run_pytest(suite_path: Path, plugin: "SuitePlugin") -> tuple[int, str]:
         args = [str(suite_path), "-c", str(empty_ini), "--rootdir", str(suite_path.parent.parent),
                 "--confcutdir", str(suite_path.parent), *PYTEST_ARGS]
         with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()), \
-                _not_on_ci():
+                not_on_ci():
             code = pytest.main(args, plugins=[plugin, plugin.fixtures])
     if code == pytest.ExitCode.INTERRUPTED:
         raise KeyboardInterrupt  # pytest swallowed a Ctrl-C meant for the whole batch
@@ -163,7 +170,7 @@ PYTEST_CI_VARIABLES = ("CI", "BUILD_NUMBER")
 
 
 @contextlib.contextmanager
-def _not_on_ci():
+def not_on_ci():
     saved = {name: os.environ.pop(name) for name in PYTEST_CI_VARIABLES if name in os.environ}
     try:
         yield
@@ -178,13 +185,15 @@ class SuitePlugin:
     def __init__(self, student, reference):
         settings.load_profile(GRADING_PROFILE)
 
+        self.student, self.reference = student, reference
+
         @pytest.fixture(scope="session", name="student")
         def student_fixture():
-            return student
+            return self.student
 
         @pytest.fixture(scope="session", name="reference")
         def reference_fixture():
-            return reference
+            return self.reference
 
         self.fixtures = types.ModuleType("suite_fixtures")  # pytest reads a plugin module's own attributes
         self.fixtures.student, self.fixtures.reference = student_fixture, reference_fixture
@@ -192,86 +201,3 @@ class SuitePlugin:
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "grade(function, weight=1, hint=''): what this test grades")
         config.addinivalue_line("markers", "requires(*test_ids): counts only if those tests pass")
-
-
-class GradingPlugin(SuitePlugin):
-    def __init__(self, session, proxy, reference, published=frozenset(), banks=None):
-        super().__init__(proxy, reference)
-        self.published = published
-        self.banks = banks or {}  # test name -> banks.Example, simplest first (banks.py)
-        self.session = session
-        self.tests: dict[str, RawTest] = {}
-        self.fixed_values: tuple = ()  # the suite's own data (feedback.suite_fixed_values): never shown
-
-    @pytest.fixture(autouse=True)
-    def _fresh_test(self, request):
-        self.session.new_test()
-        test = request.function
-        if not hasattr(test, "hypothesis"):
-            yield
-            return
-        inner = test.hypothesis.inner_test
-
-        # functools.wraps keeps hypothesis' digest of the test, and so the examples it derives from it.
-        @functools.wraps(inner)
-        def recorded_example(*args, **kwargs):
-            self.session.record_calls()  # each example starts afresh: a failure shows the failing one's calls
-            return inner(*args, **kwargs)
-
-        test.hypothesis.inner_test = recorded_example
-        try:
-            yield
-        finally:
-            test.hypothesis.inner_test = inner
-            self.session.recorded_calls()  # stop recording
-
-    def pytest_collection_modifyitems(self, items):
-        from autograder.grading.feedback import suite_fixed_values  # feedback.py builds on this module
-
-        if items:
-            self.fixed_values = suite_fixed_values(items[0].module)
-        for item in items:  # in the suite's order, which results keep within each function
-            mark = item.get_closest_marker("grade")
-            if mark is None:
-                raise pytest.UsageError(f"{item.nodeid}: every hidden test needs @pytest.mark.grade(function, ...)")
-            requires = item.get_closest_marker("requires")
-            function = item.obj
-            self.tests[item.name] = RawTest(
-                test_id=item.name,
-                title=((function.__doc__ or item.name).strip().splitlines() or [item.name])[0],
-                function=mark.args[0] if mark.args else mark.kwargs["function"],
-                weight=float(mark.kwargs.get("weight", 1)),
-                hint=mark.kwargs.get("hint", ""),
-                requires=tuple(requires.args) if requires else (),
-                backstop=bool(mark.kwargs.get("backstop", False)),
-                published=item.name in self.published,
-                kind="property" if hasattr(function, "hypothesis") else "fixed",
-            )
-        # Property tests run first: their feedback shows what the student returned, so they must run
-        # in a worker that has not yet seen any fixed hidden input (it could stash and replay it).
-        items.sort(key=lambda item: 0 if hasattr(item.obj, "hypothesis") else 1)
-
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_makereport(self, item, call):
-        outcome = yield
-        report = outcome.get_result()
-        raw = self.tests.get(item.name)
-        if raw is not None and report.failed and raw.excinfo is None:
-            raw.excinfo = call.excinfo
-            if raw.kind == "property":
-                from autograder.grading.feedback import describe_calls
-
-                raw.calls = describe_calls(self.session.recorded_calls(), self.fixed_values)
-
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_pyfunc_call(self, pyfuncitem):
-        """A property test with a bank runs on the bank's examples, in order, instead of generating."""
-        bank = self.banks.get(pyfuncitem.name)
-        if not bank or not hasattr(pyfuncitem.obj, "hypothesis"):
-            return None  # pytest runs it as usual: hypothesis generates
-        from autograder.grading.banks import run_bank  # banks.py builds on this module
-
-        fixtures = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
-        run_bank(pyfuncitem.obj, pyfuncitem.name, bank, fixtures, self.session)
-        return True
-

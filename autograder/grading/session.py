@@ -9,13 +9,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pytest
-
 from autograder.grading import feedback
 from autograder.grading.kit import GradingKit
-from autograder.grading.plugin import GradingPlugin, run_pytest
 from autograder.grading.results import GradeResult, LoadSummary, Outcome, TestResult
-from autograder.grading.student import StudentProxy, StudentSession
+from autograder.grading.student import StudentSession
 from autograder.grading.visible import run_visible_checks
 from autograder.notebook.loader import Program, SubmissionError, load_submission
 
@@ -50,7 +47,7 @@ def grade_handed_in(kit: GradingKit, label: str, handed_in: Program | Submission
     session = StudentSession(program, assignment.limits, reference_source=kit.reference_source,
                              served_helpers=kit.served_helpers, mutated_arguments=kit.mutated_arguments,
                              helper_answers=kit.helper_answers, probe_calls=kit.probe_calls)
-    session.start_soon()  # the worker's interpreter starts while pytest collects the suite
+    session.start_soon()  # the worker starts while the first test sets up
     try:
         if suite == "hidden":
             raw_tests = _run_hidden_suite(kit, session)
@@ -66,12 +63,9 @@ def grade_handed_in(kit: GradingKit, label: str, handed_in: Program | Submission
 
 
 def _run_hidden_suite(kit: GradingKit, session: StudentSession):
-    suite = kit.assignment.hidden_suite_path
-    plugin = GradingPlugin(session, StudentProxy(session), kit.reference, kit.published_examples, kit.banks)
-    code, output = run_pytest(suite, plugin)
-    if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) or not plugin.tests:
-        raise RuntimeError(f"hidden suite {suite} did not run (pytest exit {int(code)}):\n{output[-3000:]}")
-    return list(plugin.tests.values())
+    if kit.hidden_suite is None:
+        raise ValueError(f"this kit of {kit.assignment.id} was built for the visible checks (build_kit(..., 'hidden'))")
+    return kit.hidden_suite.run(session)
 
 
 def _load_summary(program, session: StudentSession, assignment) -> LoadSummary:
