@@ -34,3 +34,32 @@ def test_an_assertion_is_explained_briefly_even_on_a_ci_service(tmp_path, monkey
     assert code == pytest.ExitCode.TESTS_FAILED
     assert "truncated" in explanation and len(explanation.splitlines()) < 20
     assert os.environ[variable] == "true"  # and the grader's own environment is left as it was
+
+
+def test_the_grading_modules_import_one_another_in_one_direction():
+    """grading/ is a pipeline: the suite's declarations, then the banks recorded from it, the suite
+    collected, the kit, one session, the batch. An import back up that order (even one made inside a
+    function, to dodge the cycle at import time) is a cycle a maintainer has to keep in their head."""
+    import ast
+    from pathlib import Path
+
+    import autograder.grading
+
+    folder = Path(autograder.grading.__file__).parent
+    imports = {}
+    for path in folder.glob("*.py"):
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                if node.module == "autograder.grading":
+                    names |= {alias.name for alias in node.names}
+                elif node.module.startswith("autograder.grading."):
+                    names.add(node.module.rsplit(".", 1)[1])
+        imports[path.stem] = names - {path.stem}
+
+    def reaches(start, goal, seen=()):
+        return any(n == goal or (n not in seen and reaches(n, goal, (*seen, n))) for n in imports.get(start, ()))
+
+    cycles = sorted(module for module in imports if reaches(module, module))
+    assert len(imports) >= 10 and cycles == []
+    assert imports["plugin"] == set() and "suite" in imports["kit"] and "kit" not in imports["suite"]
