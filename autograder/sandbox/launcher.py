@@ -269,8 +269,12 @@ def _runqueue_wait(pid: int | None) -> float:
     """Seconds the process `pid` has spent runnable but not running (0 if unknown)."""
     if pid is None:
         return 0.0
-    try:
-        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    try:  # read at every call and every served helper: bare system calls, not a pathlib read
+        descriptor = os.open(f"/proc/{pid}/schedstat", os.O_RDONLY)
+        try:
+            return int(os.read(descriptor, 256).split()[1]) / 1e9
+        finally:
+            os.close(descriptor)
     except (OSError, ValueError, IndexError):
         return 0.0
 
