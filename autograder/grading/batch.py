@@ -22,6 +22,7 @@ from autograder.grading.kit import GradingKit, build_kit
 from autograder.grading.plugin import SelfCheckFailed
 from autograder.grading.results import GradeResult
 from autograder.grading.session import broken_submission, grade_handed_in, grade_submission, read_submission
+from autograder.grading.student import start_worker_soon
 from autograder.sandbox.launcher import WALL_SAFETY_FACTOR, prepare_batch
 
 GRACE_SECONDS = 60  # on top of the submission's own budget, for pytest and I/O
@@ -33,8 +34,9 @@ def _child(connection, kit: GradingKit, index, submission, suite, in_grading_pro
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         started = time.monotonic()
+        worker = start_worker_soon(kit.assignment.limits)  # its interpreter starts while the submission is read
         handed_in = read_submission(kit, submission)
-        result = grade_handed_in(kit, str(submission), handed_in, suite, started)
+        result = grade_handed_in(kit, str(submission), handed_in, suite, started, worker)
         if in_grading_process is not None:
             in_grading_process(index, result, handed_in)
         connection.send(("ok", result))  # pickled whole: this process is the grader's own, never the student's

@@ -13,6 +13,7 @@ from autograder.grading import feedback
 from autograder.grading.kit import GradingKit
 from autograder.grading.results import GradeResult, LoadSummary, Outcome, TestResult
 from autograder.grading.student import StudentSession
+from autograder.sandbox.launcher import Worker
 from autograder.grading.visible import run_visible_checks
 from autograder.notebook.loader import Program, SubmissionError, load_submission
 
@@ -34,20 +35,23 @@ def grade_submission(kit: GradingKit, submission: Path | str, suite: str = "hidd
 
 
 def grade_handed_in(kit: GradingKit, label: str, handed_in: Program | SubmissionError, suite: str = "hidden",
-                    started: float | None = None) -> GradeResult:
-    """Grade what read_submission returned; `label` names the submission in the result."""
+                    started: float | None = None, worker: Worker | None = None) -> GradeResult:
+    """Grade what read_submission returned; `label` names the submission in the result. `worker`: the
+    first worker, started while the submission was read (student.start_worker_soon)."""
     if suite not in SUITES:
         raise ValueError(f"suite must be one of {SUITES}, not {suite!r}")
     assignment = kit.assignment
     started = time.monotonic() if started is None else started
     if isinstance(handed_in, SubmissionError):
+        if worker is not None:
+            worker.close()
         return broken_submission(assignment, label, handed_in.student_message, handed_in.instructor_message,
                                  time.monotonic() - started)
     program = handed_in
     session = StudentSession(program, assignment.limits, reference_source=kit.reference_source,
                              served_helpers=kit.served_helpers, mutated_arguments=kit.mutated_arguments,
                              helper_answers=kit.helper_answers, probe_calls=kit.probe_calls)
-    session.start_soon()  # the worker starts while the first test sets up
+    session.start_soon(worker)
     try:
         if suite == "hidden":
             raw_tests = _run_hidden_suite(kit, session)

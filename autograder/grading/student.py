@@ -234,15 +234,15 @@ class StudentSession:
             self._start_and_load()
         return self.worker
 
-    def start_soon(self) -> None:
+    def start_soon(self, started: Worker | None = None) -> None:
         """Start the first worker now without waiting for it, so that its interpreter starts while the
-        grader prepares the tests. The first call waits for it, and meets any failure to start as it
-        would have met it starting the worker itself."""
+        grader prepares the tests (`started`: one started earlier still, by start_worker_soon). The
+        first call waits for it, and meets any failure to start as it would have met it starting the
+        worker itself."""
         if self.worker is None and self._spare is None:
-            try:
-                self._spare = Worker(self.limits, wait=False)
-            except Exception:
-                self._spare = None
+            self._spare = started or start_worker_soon(self.limits)
+        elif started is not None:
+            started.close()
 
     def _start_and_load(self) -> None:
         kept = [(i, c) for i, c in enumerate(self.program.cells) if i not in self.skipped]
@@ -578,6 +578,14 @@ class StudentSession:
             raise UnreadableReply(f"the worker's reply holds a value the grader refuses: {exc}") from None
         self._drop_worker()
         raise StudentCrashed("the worker sent a reply outside the protocol")
+
+
+def start_worker_soon(limits: Limits) -> Worker | None:
+    """A worker starting in the background (StudentSession.start_soon), or None if it cannot start."""
+    try:
+        return Worker(limits, wait=False)
+    except Exception:
+        return None
 
 
 class StudentProxy:
