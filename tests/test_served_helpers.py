@@ -222,3 +222,30 @@ def test_a_function_that_drove_a_served_helper_past_its_limit_is_not_called_agai
         assert again.value is first.value and time.monotonic() - started < 0.5
     finally:
         session.close()
+
+
+def test_the_graders_own_work_on_callbacks_is_not_the_students_time(monkeypatch):
+    """A call that asks the grader for a helper's known answer many times waits, each time, for the
+    grading process: on a loaded machine that process waits for a CPU, and an 80-merge training timed
+    out under load only (the audit's 5 s). The wait is the grader's; the call's own running is charged."""
+    known = {("helper", codec.encoded_wire([index], {})): {"op": "callback_result", "args_after": [None],
+                                                            "same_as": None, "value": codec.encode_value(index)}
+             for index in range(40)}
+    serve = StudentSession._serve_callback
+
+    def slow_grader(self, request, allowed, clock):
+        time.sleep(0.05)  # a grading process kept off the CPU by the rest of the machine
+        return serve(self, request, allowed, clock)
+
+    monkeypatch.setattr(StudentSession, "_serve_callback", slow_grader)
+    session = StudentSession(Program([Cell("entrega.py", "def graded(n):\n    return sum(helper(i) for i in range(n))\n")],
+                                      module_name="entrega"),
+                             Limits(call_seconds=1.0, load_seconds=10, submission_seconds=60),
+                             reference_source="def helper(x):\n    return x\n",
+                             served_helpers={"graded": ("helper",)}, helper_answers=known)
+    try:
+        started = time.monotonic()
+        assert session.call("graded", 40) == sum(range(40))  # 2 s of the grader's waiting, past the 1 s limit
+        assert time.monotonic() - started >= 2.0 and session.spent < 1.0
+    finally:
+        session.close()

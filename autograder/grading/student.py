@@ -23,6 +23,7 @@ import copy
 import dataclasses
 import functools
 import json
+import time
 
 from autograder.notebook.loader import Cell, Program
 from autograder.sandbox import codec
@@ -391,7 +392,16 @@ class StudentSession:
                     worker.send(request)
                 reply = worker.receive(clock)
                 while reply.get("op") == "callback":
-                    worker.send(self._serve_callback(reply, self.substitutes.get(name, ()), clock))
+                    # While the grader answers a callback the worker sleeps, and its clock would count the
+                    # grading process's own wait for a CPU: on a loaded machine thousands of callbacks
+                    # (an 80-merge training) cost seconds, and a call timed out under load only. So the
+                    # call is charged the grader's CPU time for it, and what a served helper runs, both
+                    # as on an idle machine.
+                    with clock.paused():
+                        working = time.thread_time()
+                        answer = self._serve_callback(reply, self.substitutes.get(name, ()), clock)
+                        clock.charge(time.thread_time() - working)
+                    worker.send(answer)
                     reply = worker.receive(clock)
         except RepliesOverBudget:
             self._drop_worker()  # it may be waiting for an answer to a callback it will never get
@@ -502,12 +512,12 @@ class StudentSession:
         # from now on this worker may hold answers to the helper's hidden cases.
         self.served_to_worker.add(name)
         worker = self._reference()
-        # The student's call waits meanwhile: it is charged the reference's own time, measured alike.
+        # The student's call waits meanwhile (its clock is paused: _answer): it is charged the reference's
+        # own time, measured alike.
         served = worker.clock(max(clock.remaining(), 0.01))
         try:
-            with clock.paused():
-                reply = worker.request({"op": "call", "name": name, "args": args, "kwargs": kwargs, "substitute": []},
-                                       served)
+            reply = worker.request({"op": "call", "name": name, "args": args, "kwargs": kwargs, "substitute": []},
+                                   served)
         except WorkerFailure as exc:
             clock.charge(served.used())
             self._drop_reference()
