@@ -83,14 +83,25 @@ class InProcessStudent:
         function = getattr(self._module, name)
         module, helpers = self._module, self._served.get(name, ())
 
-        def call(*args, **kwargs):
+        def attempt(args, kwargs, served: list, substitute=helpers):
             copies, kwarg_copies = copy.deepcopy(args), copy.deepcopy(kwargs)
-            own = {h: module.__dict__.get(h) for h in helpers}
-            module.__dict__.update({h: self._served_helper(h) for h in helpers})
+            own = {h: module.__dict__.get(h) for h in substitute}
+            module.__dict__.update({h: self._served_helper(h, served) for h in substitute})
             try:
-                answer = function(*copies, **kwarg_copies)
+                return function(*copies, **kwarg_copies), copies
             finally:
                 module.__dict__.update(own)
+
+        def call(*args, **kwargs):
+            served: list = []
+            try:
+                answer, copies = attempt(args, kwargs, served)
+            except Exception:
+                if not served:
+                    raise
+                # As the worker does: a function that failed after being served the reference's helpers
+                # is graded again with its own (it may rely on their conventions).
+                answer, copies = attempt(args, kwargs, [], substitute=())
             start = time.perf_counter()
             try:
                 return self._session._interpret(name, reply_with(answer, list(copies)), args, kwargs)
@@ -99,7 +110,7 @@ class InProcessStudent:
 
         return call
 
-    def _served_helper(self, name: str):
+    def _served_helper(self, name: str, served_calls: list):
         """The reference's helper as the worker serves it (sandbox/served.py), with this process as the
         grader's end: on decoded copies, its answer sent back as data. Only the reference's own run
         counts in the floor; the rest is the boundary (`codec`)."""
@@ -115,7 +126,7 @@ class InProcessStudent:
             replies.append({"op": "callback_result", **{k: reply.get(k) for k in ("args_after", "same_as", "value")}}
                            if reply["op"] == "return" else {"op": "callback_raise", "builtin": "TypeError"})
 
-        stand_in = served_helper(name, self._module.__dict__.get(name), (send, replies.pop), [])
+        stand_in = served_helper(name, self._module.__dict__.get(name), (send, replies.pop), served_calls)
 
         def served(*args, **kwargs):
             start, spent["helper"] = time.perf_counter(), 0.0
