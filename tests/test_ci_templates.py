@@ -13,6 +13,7 @@ environment variables the CI service sets, and the files it leaves are checked:
 from __future__ import annotations
 
 import ast
+import concurrent.futures
 import csv
 import datetime as dt
 import importlib.metadata
@@ -256,17 +257,36 @@ def check_student_run(run, assignment, kind: str) -> None:
         assert run.summary.count("❌ |") == len(expected) - 1
 
 
+@pytest.fixture(scope="module")
+def student_runs(course_dir, course, python_bin, tmp_path_factory):
+    """The student workflow's job on GitHub for every assignment, on the reference notebook and on the
+    untouched release: {(assignment, kind): run}. The 12 jobs are run two at a time (each is mostly one
+    process waiting on another: pip, pytest), as the module's tests would otherwise wait for them in turn."""
+    folder = tmp_path_factory.mktemp("student-runs")
+
+    def run(job):
+        assignment_id, kind = job
+        assignment = course.assignment(assignment_id)
+        release = course_dir / "release" / assignment_id
+        notebook = None
+        if kind == "reference":
+            notebook = samples.build_notebook(assignment, samples.correct(assignment_id),
+                                              folder / assignment_id / "trabajo" / f"{assignment.notebook}.ipynb")
+        return job, run_github_job(release / ".github" / "workflows" / "comprobar.yml", "comprobar",
+                                   folder / assignment_id / kind, checkout=student_checkout(release, notebook),
+                                   python_bin=python_bin, python_version="3.11")
+
+    jobs = [(assignment_id, kind) for assignment_id in ASSIGNMENTS for kind in ("reference", "release")]
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        return dict(pool.map(run, jobs))
+
+
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
-def test_student_workflow_on_github(course_dir, course, python_bin, tmp_path, assignment_id):
+def test_student_workflow_on_github(student_runs, course, assignment_id):
     """Every test passes on the reference notebook; every visible check and property fails on the release."""
     assignment = course.assignment(assignment_id)
-    release = course_dir / "release" / assignment_id
-    workflow = release / ".github" / "workflows" / "comprobar.yml"
-    reference = samples.build_notebook(assignment, samples.correct(assignment_id),
-                                       tmp_path / "trabajo" / f"{assignment.notebook}.ipynb")
-    for kind, notebook in (("reference", reference), ("release", None)):
-        run = run_github_job(workflow, "comprobar", tmp_path / kind, checkout=student_checkout(release, notebook),
-                             python_bin=python_bin, python_version="3.11")
+    for kind in ("reference", "release"):
+        run = student_runs[(assignment_id, kind)]
         check_student_run(run, assignment, kind)
         assert [s.name for s in run.steps if not s.ran] == []
         assert "Requirement already satisfied: pytest" in run.step("Instalar dependencias").output
