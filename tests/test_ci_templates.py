@@ -264,21 +264,19 @@ def student_runs(course_dir, course, python_bin, tmp_path_factory):
     process waiting on another: pip, pytest), as the module's tests would otherwise wait for them in turn."""
     folder = tmp_path_factory.mktemp("student-runs")
 
-    def run(job):
-        assignment_id, kind = job
+    def run(assignment_id, kind):
         assignment = course.assignment(assignment_id)
         release = course_dir / "release" / assignment_id
         notebook = None
         if kind == "reference":
             notebook = samples.build_notebook(assignment, samples.correct(assignment_id),
                                               folder / assignment_id / "trabajo" / f"{assignment.notebook}.ipynb")
-        return job, run_github_job(release / ".github" / "workflows" / "comprobar.yml", "comprobar",
-                                   folder / assignment_id / kind, checkout=student_checkout(release, notebook),
-                                   python_bin=python_bin, python_version="3.11")
+        return run_github_job(release / ".github" / "workflows" / "comprobar.yml", "comprobar",
+                              folder / assignment_id / kind, checkout=student_checkout(release, notebook),
+                              python_bin=python_bin, python_version="3.11")
 
     jobs = [(assignment_id, kind) for assignment_id in ASSIGNMENTS for kind in ("reference", "release")]
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        return dict(pool.map(run, jobs))
+    return dict(zip(jobs, both_at_once(run, jobs)))
 
 
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
@@ -295,15 +293,23 @@ def test_student_workflow_on_github(student_runs, course, assignment_id):
 def test_student_workflow_on_gitlab(course_dir, course, bpe_bytes, python_bin, tmp_path):
     release = course_dir / "release" / "bpe_bytes"
     reference = samples.build_notebook(bpe_bytes, samples.correct("bpe_bytes"), tmp_path / "trabajo" / "bpe_bytes.ipynb")
-    for kind, notebook in (("reference", reference), ("release", None)):
-        run = run_gitlab_job(release / ".gitlab-ci.yml", "comprobar", tmp_path / kind,
-                             checkout=student_checkout(release, notebook), python_bin=python_bin)
+    kinds = (("reference", reference), ("release", None))
+    runs = both_at_once(lambda kind, notebook: run_gitlab_job(
+        release / ".gitlab-ci.yml", "comprobar", tmp_path / kind, checkout=student_checkout(release, notebook),
+        python_bin=python_bin), kinds)
+    for (kind, _), run in zip(kinds, runs):
         assert run.succeeded == (kind == "reference"), run.log()
         assert run.artifacts == {"paths": [run.workspace / "junit.xml"], "reports": [run.workspace / "junit.xml"]}
         after = run.step("after_script")
         assert after.returncode == 0 and "Comprobaciones de «BPE a nivel de bytes» (bpe_bytes)" in after.output
         cases = junit_cases(run.workspace / "junit.xml")
         assert sum(bool(m) for m in cases.values()) == (0 if kind == "reference" else len(cases) - 1)
+
+
+def both_at_once(run, cases) -> list:
+    """`run(*case)` for each case, two at a time: a simulated job mostly waits on one process (pip, pytest)."""
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        return list(pool.map(lambda case: run(*case), cases))
 
 
 def run_checks(workspace: Path) -> dict[str, str]:
@@ -588,9 +594,10 @@ def test_classroom50_runs_the_students_checks(course_dir, bpe_bytes, python_bin,
     tests = course_dir / "ci" / "classroom50" / "bpe_bytes.tests.json"
     reference = samples.build_notebook(bpe_bytes, samples.correct("bpe_bytes"), tmp_path / "trabajo" / "bpe_bytes.ipynb")
     names = ["Instalar las dependencias", "Comprobaciones visibles y propiedades públicas", "Resumen (no es tu nota)"]
-    for kind, notebook in (("reference", reference), ("release", None)):
-        outcomes = run_classroom50_tests(tests, tmp_path / kind, checkout=student_checkout(release, notebook),
-                                         python_bin=python_bin)
+    kinds = (("reference", reference), ("release", None))
+    runs = both_at_once(lambda kind, notebook: run_classroom50_tests(
+        tests, tmp_path / kind, checkout=student_checkout(release, notebook), python_bin=python_bin), kinds)
+    for (kind, _), outcomes in zip(kinds, runs):
         assert [o.name for o in outcomes] == names
         assert [o.passed for o in outcomes] == [True, kind == "reference", True], [o.output for o in outcomes]
         summary = outcomes[2].output
