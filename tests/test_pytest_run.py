@@ -63,3 +63,24 @@ def test_the_grading_modules_import_one_another_in_one_direction():
     cycles = sorted(module for module in imports if reaches(module, module))
     assert len(imports) >= 10 and cycles == []
     assert imports["plugin"] == set() and "suite" in imports["kit"] and "kit" not in imports["suite"]
+
+
+def test_a_suite_collected_once_runs_afresh_for_every_submission(course, tmp_path, monkeypatch):
+    """The kit collects the hidden suite once; each grading runs its items again, with no pytest.main,
+    and nothing of one run (bpe_palabras' module-scoped `memo` of the 80-merge training, a test's
+    outcome) reaches the next."""
+    from autograder import samples
+    from autograder.grading.kit import build_kit
+    from autograder.grading.session import grade_submission
+
+    assignment = course.assignment("bpe_palabras")
+    kit = build_kit(assignment)
+    monkeypatch.setattr(pytest, "main", lambda *a, **k: pytest.fail("pytest.main called while grading"))
+    buggy = next(s for s in samples.catalogue(assignment, "buggy") if s.name == "train_bpe_forgets_end_marker")
+    paths = {"reference": assignment.solution_path,
+             "buggy": samples.build_notebook(assignment, buggy, tmp_path / "buggy.ipynb")}
+    results = [grade_submission(kit, paths[name]) for name in ("reference", "buggy", "reference", "buggy")]
+    failed = [{t.test_id for t in result.tests if not t.passed} for result in results]
+    assert failed[0] == failed[2] == set() and results[0].score == 100
+    # Right after the reference: its memoised 80 merges would pass the buggy sample's published vocabulary.
+    assert failed[1] == failed[3] and "test_train_bpe_published_vocabulary" in failed[1]

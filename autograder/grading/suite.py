@@ -155,7 +155,9 @@ class CollectedSuite:
                 with contextlib.suppress(Exception):
                     self.session._setupstate.teardown_exact(None)
             self.session.testsfailed = 0
-            self.session.config.pluginmanager.get_plugin("terminalreporter").stats.clear()
+            reporter = self.session.config.pluginmanager.get_plugin("terminalreporter")
+            if reporter is not None:  # its reports of this run would pile up over a batch run in-process
+                reporter.stats.clear()
             tests = self.plugin.finish()
         return tests
 
