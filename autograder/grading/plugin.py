@@ -145,19 +145,25 @@ def load_reference(path) -> object:
     return module
 
 
-def run_pytest(suite_path: Path, plugin: "SuitePlugin") -> tuple[int, str]:
-    """Run a hidden suite with a plugin of ours, quietly and in isolation: (exit code, its output).
+@contextlib.contextmanager
+def isolated_pytest(suite_path: Path, extra_args=()):
+    """pytest's arguments for one hidden suite, run quietly and in isolation, and the output it prints:
+    an empty ini (none of the project's settings), no CI variables, stdout and stderr caught.
 
     The rootdir is one level up: each suite imports as "<assignment>.test_hidden", so that the
     suites of several assignments run in one process never share a module."""
-    with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as scratch, \
+            contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(out), not_on_ci():
         empty_ini = Path(scratch) / "pytest.ini"
         empty_ini.write_text("[pytest]\n")
-        args = [str(suite_path), "-c", str(empty_ini), "--rootdir", str(suite_path.parent.parent),
-                "--confcutdir", str(suite_path.parent), *PYTEST_ARGS]
-        with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()), \
-                not_on_ci():
-            code = pytest.main(args, plugins=[plugin, plugin.fixtures])
+        yield [str(suite_path), "-c", str(empty_ini), "--rootdir", str(suite_path.parent.parent),
+               "--confcutdir", str(suite_path.parent), *PYTEST_ARGS, *extra_args], out
+
+
+def run_pytest(suite_path: Path, plugin: "SuitePlugin") -> tuple[int, str]:
+    """Run a hidden suite with a plugin of ours (isolated_pytest): (exit code, its output)."""
+    with isolated_pytest(suite_path) as (args, out):
+        code = pytest.main(args, plugins=[plugin, plugin.fixtures])
     if code == pytest.ExitCode.INTERRUPTED:
         raise KeyboardInterrupt  # pytest swallowed a Ctrl-C meant for the whole batch
     return code, out.getvalue()

@@ -22,7 +22,6 @@ import dataclasses
 import functools
 import io
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -31,13 +30,13 @@ from _pytest.main import Session
 
 from autograder.grading.banks import run_bank
 from autograder.grading.feedback import describe_calls, suite_fixed_values
-from autograder.grading.plugin import PYTEST_ARGS, RawTest, SuitePlugin, not_on_ci
+from autograder.grading.plugin import RawTest, SuitePlugin, isolated_pytest, not_on_ci
 from autograder.grading.student import StudentProxy
 
 # The session lives as long as the batch, so nothing of it may reach beyond one run: no capture
 # (a capture started now would put back, at every test, the stdout it found now), no log handlers
 # or debugger hooks installed for good. Each run catches the output itself.
-COLLECTED_ARGS = [*PYTEST_ARGS, "--capture=no", "-p", "no:logging", "-p", "no:debugging"]
+SESSION_ARGS = ("--capture=no", "-p", "no:logging", "-p", "no:debugging")
 
 
 class SuiteNotCollected(RuntimeError):
@@ -163,18 +162,10 @@ class CollectedSuite:
 
 
 def collect_suite(suite_path: Path, reference, published=frozenset(), banks=None) -> CollectedSuite:
-    """Collect a hidden suite in this process, as `pytest.main` would before running it.
-
-    The rootdir is one level up: each suite imports as "<assignment>.test_hidden", so that the
-    suites of several assignments collected in one process never share a module."""
+    """Collect a hidden suite in this process, as `pytest.main` would before running it
+    (plugin.isolated_pytest: the same arguments and isolation)."""
     plugin = GradingPlugin(reference, published, banks)
-    output = io.StringIO()
-    with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as scratch, \
-            contextlib.redirect_stdout(output), contextlib.redirect_stderr(output), not_on_ci():
-        empty_ini = Path(scratch) / "pytest.ini"
-        empty_ini.write_text("[pytest]\n")
-        args = [str(suite_path), "-c", str(empty_ini), "--rootdir", str(suite_path.parent.parent),
-                "--confcutdir", str(suite_path.parent), *COLLECTED_ARGS]
+    with isolated_pytest(suite_path, SESSION_ARGS) as (args, output):
         config = _prepareconfig(args, [plugin, plugin.fixtures])
         session = Session.from_config(config)
         try:
