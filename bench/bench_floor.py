@@ -260,7 +260,7 @@ class Phases:
 PHASE = Phases()
 
 
-def _timed(owner, attribute: str, phase, method: bool = True):
+def _timed(owner, attribute: str, phase):
     original = getattr(owner, attribute)
 
     def wrapper(*args, **kwargs):

@@ -28,7 +28,6 @@ class GradingKit:
     reference_source: str  # the same, run by the reference's own worker to serve helpers
     served_helpers: dict[str, tuple[str, ...]]  # DEPENDS_ON: function -> helpers the reference serves
     mutated_arguments: dict[str, tuple[int, ...]]  # MUTATES: function -> positions it may change in place
-    published_examples: frozenset[str]  # PUBLISHED_EXAMPLES: tests of the lesson's own examples
     banks: dict  # property test -> its examples, simplest first (banks.py)
     helper_answers: dict  # (served helper, its arguments' wire) -> the reference's answer (banks.py)
     probe_calls: dict  # function -> a simple public call, tried when another function hangs (banks.py)
@@ -57,7 +56,6 @@ def build_kit(assignment, suite: str = "hidden") -> GradingKit:
         reference_source=assignment.solution_path.read_text(encoding="utf-8"),
         served_helpers=served_helpers,
         mutated_arguments=suite_mutations(suite_path, reference),
-        published_examples=published_examples,
         banks=recording.banks,
         helper_answers=recording.helper_answers,
         probe_calls=recording.probe_calls,
@@ -74,7 +72,7 @@ def public_kit(assignment) -> GradingKit:
     every_argument = {name: tuple(range(MAX_POSITIONAL)) for name in assignment.points}
     return GradingKit(assignment=assignment, release=load_public_notebook(assignment), reference=None,
                       reference_source="", served_helpers={}, mutated_arguments=every_argument,
-                      published_examples=frozenset(), banks={}, helper_answers={}, probe_calls={})
+                      banks={}, helper_answers={}, probe_calls={})
 
 
 MAX_POSITIONAL = 32  # more positional arguments than any graded function takes
