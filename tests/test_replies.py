@@ -28,6 +28,16 @@ def colliding(n):
 
 def pid():
     return os.getpid()
+
+def lookup(ids, table):
+    return [table[i] for i in ids]
+
+def grow(ids, table):
+    table["nuevo"] = len(table)
+    return len(ids)
+
+def same(ids, table):
+    return ids
 '''
 
 
@@ -76,3 +86,27 @@ def test_both_are_reported_as_a_wrong_answer_in_spanish_not_as_a_crash(error):
     assert outcome == Outcome.BAD_RETURN
     assert "Tu función" in feedback or "Tus funciones" in feedback
     assert "terminó de forma inesperada" not in feedback
+
+
+def test_an_argument_left_as_it_came_does_not_cross_back(session):
+    """A vocabulary passed to every call would otherwise be sent back and rebuilt after each one. What
+    the call changed still comes back, and so does an argument returned as the answer."""
+    replies = []
+    session.call("pid")  # the worker starts
+    receive = session.worker.receive
+
+    def spy(*args, **kwargs):
+        replies.append(receive(*args, **kwargs))
+        return replies[-1]
+
+    session.worker.receive = spy
+    table = {"a": 0, "b": 1}
+    assert session.call("lookup", ["b", "a"], table) == [1, 0]
+    assert replies[-1]["args_after"] == [None, None] and session.arguments_after_call == [["b", "a"], table]
+    assert session.call("grow", ["a"], table) == 1
+    assert replies[-1]["args_after"][0] is None and replies[-1]["args_after"][1] is not None
+    assert session.arguments_after_call[1] == {"a": 0, "b": 1, "nuevo": 2} and table == {"a": 0, "b": 1}
+    ids = ["a"]
+    answer = session.call("same", ids, table)
+    assert replies[-1]["args_after"][0] is not None and replies[-1]["same_as"] == 0
+    assert answer == ids and answer is not ids  # a copy, as before: the test's list is its own

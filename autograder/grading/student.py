@@ -364,7 +364,7 @@ class StudentSession:
             raise
         request = {"op": "call", "name": name, "args": [codec.encode_value(a) for a in args],
                    "kwargs": {k: codec.encode_value(v) for k, v in kwargs.items()},
-                   "substitute": list(self.substitutes.get(name, ()))}
+                   "substitute": list(self.substitutes.get(name, ())), "omit_unchanged": True}
         return self._interpret(name, self._answer(name, worker, request), args, kwargs)
 
     def _refuse_if_failed(self, name: str) -> None:
@@ -480,7 +480,8 @@ class StudentSession:
     def _recorded_request(self, call) -> dict:
         """A call written down in a recording (banks.Call), as the worker is asked to make it."""
         args, kwargs = json.loads(call.wire)
-        return {"name": call.name, "args": args, "kwargs": kwargs, "substitute": list(self.substitutes.get(call.name, ()))}
+        return {"name": call.name, "args": args, "kwargs": kwargs, "substitute": list(self.substitutes.get(call.name, ())),
+                "omit_unchanged": True}
 
     def discard_ahead(self) -> None:
         """Read and drop the answers to calls sent ahead that the test did not make. They were only
