@@ -16,6 +16,8 @@ import copy
 import json
 import keyword
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -587,3 +589,12 @@ def test_broken_submission_gets_a_reason_and_zero(course, fast_bpe_bytes, tmp_pa
     assert {t.function for t in result.tests} == set(fast_bpe_bytes.points)
     assert all(t.outcome == "broken_submission" and t.feedback == error.student_message for t in result.tests)
     assert sum(t.max_score for t in result.tests) == result.max_score == 100
+
+
+def test_reading_notebooks_skips_the_iri_grammars_that_cost_a_second_per_command():
+    """jsonschema imports rfc3987_syntax, when installed, for a string format no notebook schema uses;
+    its import compiles lark grammars for about a second (autograder/__init__.py)."""
+    code = ("import autograder.notebook.loader, nbformat, sys; nbformat.validate(nbformat.v4.new_notebook()); "
+            "print(sorted(name for name in ('lark', 'rfc3987_syntax') if sys.modules.get(name) is not None))")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[]"

@@ -123,6 +123,10 @@ def nap(seconds):
     import time
     time.sleep(seconds)
     return "hecho"
+
+def optional_module(name):
+    import sys
+    return repr(sys.modules.get(name, "sin importar"))
 '''
 
 
@@ -422,3 +426,12 @@ def test_a_sandbox_that_cannot_start_is_a_grader_error_not_a_zero(tmp_path, bpe_
     assert done.returncode == 3, done.stderr
     # One file is a student's: the heading is Spanish; the reason stays the instructor's, in English.
     assert "ERROR DEL CORRECTOR" in done.stderr and "cannot reach Python" in done.stderr
+
+
+def test_the_graders_import_shortcuts_are_not_the_students(worker):
+    """autograder/__init__.py marks rfc3987_syntax as absent in the grader; student code sees the
+    installation as it is."""
+    from autograder import OPTIONAL_IMPORTS_SKIPPED
+
+    for name in OPTIONAL_IMPORTS_SKIPPED:
+        assert worker.call("optional_module", name) == repr("sin importar")

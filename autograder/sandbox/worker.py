@@ -26,6 +26,7 @@ import sys
 import traceback
 import types
 
+from autograder import OPTIONAL_IMPORTS_SKIPPED
 from autograder.sandbox import codec, magics, served
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 0x1, 0x2, 0x4, 0x8, 0x20
@@ -405,6 +406,9 @@ def serve(in_fd: int, out_fd: int) -> None:
 
 def main() -> None:
     config = json.loads(sys.argv[1])
+    for name in OPTIONAL_IMPORTS_SKIPPED:  # the grader's own shortcut (autograder/__init__.py), not the student's
+        if sys.modules.get(name, ...) is None:
+            del sys.modules[name]
     try:
         lock_down(config)
     except Exception as exc:  # tell the grader why, instead of dying silently
