@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import textwrap
 
@@ -84,3 +85,31 @@ def test_a_suite_collected_once_runs_afresh_for_every_submission(course, tmp_pat
     assert failed[0] == failed[2] == set() and results[0].score == 100
     # Right after the reference: its memoised 80 merges would pass the buggy sample's published vocabulary.
     assert failed[1] == failed[3] and "test_train_bpe_published_vocabulary" in failed[1]
+
+
+PLUGINS_SEEN = '''
+import json
+from pathlib import Path
+
+def test_plugins(request):
+    names = [name for name, plugin in request.config.pluginmanager.list_name_plugin() if plugin is not None]
+    Path(__file__).with_name("plugins.json").write_text(json.dumps(names))
+'''
+
+
+def test_no_plugin_installed_on_the_machine_joins_a_hidden_suites_run(tmp_path, monkeypatch):
+    """Plugins that pip installed along the way (anyio's and platformdirs' come with Jupyter) could change
+    what a suite does, and loading them cost a third of every command: none is loaded from entry points."""
+    from importlib.metadata import entry_points
+
+    monkeypatch.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", raising=False)
+    installed = {entry.name for entry in entry_points(group="pytest11")}
+    assert installed, "this environment has no pytest plugin installed to keep out (anyio comes with Jupyter)"
+    suite = tmp_path / "demo_plugins" / "test_hidden.py"
+    suite.parent.mkdir()
+    suite.write_text(textwrap.dedent(PLUGINS_SEEN))
+    code, output = run_pytest(suite, SuitePlugin(student=None, reference=None))
+    assert code == pytest.ExitCode.OK, output
+    seen = set(json.loads((suite.parent / "plugins.json").read_text()))
+    assert "python" in seen and not seen & installed  # pytest's own plugins run, none of the machine's
+    assert "PYTEST_DISABLE_PLUGIN_AUTOLOAD" not in os.environ  # the grader's environment is left as it was

@@ -35,7 +35,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
-# Quiet, lean and isolated: no cache, no plugins from the environment, no tracebacks to format.
+# Quiet, lean and isolated: no cache, no plugins from the environment (none is loaded from entry points:
+# isolated_pytest), no tracebacks to format.
 # Hypothesis' own pytest plugin is left out too: on a failure it imports libcst (half a second) to
 # write a patch file that adds the counterexample to the suite, which grading has no use for.
 PYTEST_ARGS = ["-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:hypothesispytest", "-p", "no:unraisableexception",
@@ -153,7 +154,8 @@ def isolated_pytest(suite_path: Path, extra_args=()):
     The rootdir is one level up: each suite imports as "<assignment>.test_hidden", so that the
     suites of several assignments run in one process never share a module."""
     with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as scratch, \
-            contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(out), not_on_ci():
+            contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(out), not_on_ci(), \
+            _environment(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"):
         empty_ini = Path(scratch) / "pytest.ini"
         empty_ini.write_text("[pytest]\n")
         yield [str(suite_path), "-c", str(empty_ini), "--rootdir", str(suite_path.parent.parent),
@@ -182,6 +184,23 @@ def not_on_ci():
         yield
     finally:
         os.environ.update(saved)
+
+
+@contextlib.contextmanager
+def _environment(**variables):
+    """Whatever plugins the machine has installed (anyio's and platformdirs' come with Jupyter) stay out
+    of a hidden suite's run: they could change what it does, and loading anyio's, with the assertion
+    rewriting of its package, cost a third of a second of every command."""
+    saved = {name: os.environ.get(name) for name in variables}
+    os.environ.update(variables)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 class SuitePlugin:
