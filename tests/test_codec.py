@@ -238,3 +238,12 @@ def test_real_sets_and_dicts_decode_however_large_and_with_a_few_shared_hashes()
     assert codec.decode_value(codec.encode_value(few)) == few
     assert codec.decode_value(["S", [["i", 5]] * 1000]) == {5}  # equal values are cheap: one of them is kept
     assert codec.decode_value(codec.encode_value({(1, 2.0): "a", 3: "b"})) == {(1, 2.0): "a", 3: "b"}
+
+
+def test_a_batch_frame_is_the_message_with_each_recorded_wire_in_place():
+    calls = [({"name": "merge", "substitute": []}, codec.wire_of(([1, 2, 1, 2], (1, 2), 256), {})),
+             ({"name": "encode", "substitute": ["get_stats"]}, codec.wire_of(("ñandú\n",), {"merges": {(1, 2): -0.0}}))]
+    frame = codec.batch_frame(calls)
+    assert int.from_bytes(frame[:4], "big") == len(frame) - 4
+    assert codec.loads_message(frame[4:]) == {"op": "batch", "calls": [{**fields, "wire": json.loads(wire)}
+                                                                         for fields, wire in calls]}

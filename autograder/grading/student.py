@@ -470,7 +470,8 @@ class StudentSession:
         except StudentProblem:
             return False  # the test's own call meets the same problem and reports it
         try:
-            worker.send({"op": "batch", "calls": [self._recorded_request(call) for call in calls]})
+            worker.send(codec.batch_frame([({"name": call.name, "substitute": list(self.substitutes.get(call.name, ())),
+                                               "omit_unchanged": True}, call.wire) for call in calls]))
         except WorkerFailure:
             self._drop_worker()
             return False

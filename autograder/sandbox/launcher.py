@@ -339,7 +339,7 @@ class Worker:
         self._ready = True
         return self
 
-    def send(self, message: dict) -> None:
+    def send(self, message: dict | bytes) -> None:
         try:
             codec.write_frame(self._request_write, message)
         except OSError as exc:

@@ -370,6 +370,12 @@ def reply_with(result, args: list, sent: list | None = None) -> dict:
 
 # --- the serving loop -------------------------------------------------------------------
 
+def _with_arguments(call: dict) -> dict:
+    """A call sent ahead carries its arguments as the grader recorded them: [args, kwargs] (codec.wire_of)."""
+    args, kwargs = call["wire"]
+    return {**call, "args": args, "kwargs": kwargs}
+
+
 def serve(in_fd: int, out_fd: int) -> None:
     student = Student()
 
@@ -394,7 +400,7 @@ def serve(in_fd: int, out_fd: int) -> None:
         elif request["op"] == "batch":
             # Calls sent ahead in one frame: each answer goes out as soon as it is ready, so the
             # grader's clock for the next call starts from it, and a hang stops the batch there.
-            replies = (student.call(call, (send, receive)) for call in request["calls"])
+            replies = (student.call(_with_arguments(call), (send, receive)) for call in request["calls"])
         else:
             replies = [{"op": "error", "message": f"unknown op {request['op']!r}"}]
         for reply in replies:
