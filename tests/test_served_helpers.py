@@ -11,6 +11,9 @@ from __future__ import annotations
 import array
 import collections
 import dataclasses
+import os
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -248,4 +251,44 @@ def test_the_graders_own_work_on_callbacks_is_not_the_students_time(monkeypatch)
         assert session.call("graded", 40) == sum(range(40))  # 2 s of the grader's waiting, past the 1 s limit
         assert time.monotonic() - started >= 2.0 and session.spent < 1.0
     finally:
+        session.close()
+
+
+def test_the_graders_wait_to_read_each_callback_is_not_the_students_time():
+    """From the moment it asks for a helper's answer the worker sleeps, and the grading process must first
+    get a CPU to read the question. With four busy loops on the grading process's CPU, the same 1,000
+    callbacks must cost the call what they cost on an idle machine (2.4-3.2 times as much when that
+    wait was charged: bpe_palabras timed out under the test command's load only)."""
+    calls = 1000
+    known = {("helper", codec.encoded_wire([index], {})): {"op": "callback_result", "args_after": [None],
+                                                            "same_as": None, "value": codec.encode_value(index)}
+             for index in range(calls)}
+    session = StudentSession(Program([Cell("entrega.py", "def graded(n):\n    return sum(helper(i) for i in range(n))\n")],
+                                      module_name="entrega"),
+                             Limits(call_seconds=60, load_seconds=10, submission_seconds=600),
+                             reference_source="def helper(x):\n    return x\n",
+                             served_helpers={"graded": ("helper",)}, helper_answers=known)
+
+    def charged() -> float:
+        before = session.spent
+        assert session.call("graded", calls) == sum(range(calls))
+        return session.spent - before
+
+    allowed = os.sched_getaffinity(0)
+    cpu = min(allowed)
+    hogs = []
+    try:
+        session.call("graded", 1)  # the worker starts, free to run on any CPU
+        idle = charged()
+        os.sched_setaffinity(0, {cpu})  # this thread only: the grading process's
+        hogs = [subprocess.Popen([sys.executable, "-c", f"import os\nos.sched_setaffinity(0, {{{cpu}}})\nwhile True: pass"])
+                for _ in range(4)]
+        time.sleep(0.3)
+        busy = charged()
+        assert busy < 1.5 * idle, f"{busy:.2f} s charged beside busy loops, {idle:.2f} s without"
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+        os.sched_setaffinity(0, allowed)
         session.close()

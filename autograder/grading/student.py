@@ -395,13 +395,12 @@ class StudentSession:
                     # While the grader answers a callback the worker sleeps, and its clock would count the
                     # grading process's own wait for a CPU: on a loaded machine thousands of callbacks
                     # (an 80-merge training) cost seconds, and a call timed out under load only. So the
-                    # call is charged the grader's CPU time for it, and what a served helper runs, both
-                    # as on an idle machine.
+                    # call is charged the grader's CPU time for the answer, and what a served helper runs,
+                    # both as on an idle machine (Worker.receive leaves out the wait to read the question).
                     with clock.paused():
                         working = time.thread_time()
-                        answer = self._serve_callback(reply, self.substitutes.get(name, ()), clock)
+                        worker.send(self._serve_callback(reply, self.substitutes.get(name, ()), clock))
                         clock.charge(time.thread_time() - working)
-                    worker.send(answer)
                     reply = worker.receive(clock)
         except RepliesOverBudget:
             self._drop_worker()  # it may be waiting for an answer to a callback it will never get

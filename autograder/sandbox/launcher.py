@@ -256,6 +256,10 @@ class Clock:
     def charge(self, seconds: float) -> None:
         self._charged += seconds
 
+    def exclude(self, seconds: float) -> None:
+        """Leave out of the measure time spent for the grader while the worker waited (callbacks)."""
+        self._excluded += max(0.0, seconds)
+
     @contextlib.contextmanager
     def paused(self):
         started = time.monotonic()
@@ -267,10 +271,17 @@ class Clock:
 
 def _runqueue_wait(pid: int | None) -> float:
     """Seconds the process `pid` has spent runnable but not running (0 if unknown)."""
-    if pid is None:
-        return 0.0
+    return 0.0 if pid is None else _schedstat_wait(f"/proc/{pid}/schedstat")
+
+
+def own_runqueue_wait() -> float:
+    """Seconds the calling thread has spent runnable but not running (0 if unknown)."""
+    return _schedstat_wait("/proc/thread-self/schedstat")
+
+
+def _schedstat_wait(path: str) -> float:
     try:  # read at every call and every served helper: bare system calls, not a pathlib read
-        descriptor = os.open(f"/proc/{pid}/schedstat", os.O_RDONLY)
+        descriptor = os.open(path, os.O_RDONLY)
         try:
             return int(os.read(descriptor, 256).split()[1]) / 1e9
         finally:
@@ -361,10 +372,15 @@ class Worker:
     def receive(self, seconds: "float | Clock", on_progress=None) -> dict:
         deadline = seconds if isinstance(seconds, Clock) else self.clock(seconds)
         while True:
+            waited = own_runqueue_wait()
             message = self._read_frame(deadline)
             if message["op"] == "progress" and on_progress is not None:
-                on_progress(message)
+                on_progress(message)  # the worker runs on meanwhile
                 continue
+            # The worker has answered, or asks the grader something, and waits from now on: this process's
+            # own wait for a CPU before it could read the frame is not the worker's time. On a loaded
+            # machine, thousands of callbacks in one call made it seconds, and a time-out under load only.
+            deadline.exclude(own_runqueue_wait() - waited)
             return message
 
     def request(self, message: dict, seconds: "float | Clock", on_progress=None) -> dict:
