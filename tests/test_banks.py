@@ -327,3 +327,52 @@ def test_another_hypothesis_is_a_grader_error_not_a_different_score(monkeypatch,
     assert main(["grade", "bpe_bytes", str(bpe_bytes.solution_path), "--quiet"]) == EXIT_GRADER_ERROR
     error = capsys.readouterr().err
     assert "hypothesis 6.999.0 is installed" in error and f"hypothesis=={banks.HYPOTHESIS_VERSION}" in error
+
+
+# --- hypothesis' Unicode tables, shipped ---------------------------------------------------------
+
+def _python(code: str, **environment) -> str:
+    import os
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-c", code], env={**os.environ, **environment}, capture_output=True,
+                          text=True, check=True).stdout
+
+
+def test_the_shipped_unicode_tables_are_what_hypothesis_computes(tmp_path):
+    import gzip
+    import unicodedata
+
+    from autograder.grading.plugin import UNICODE_TABLE_NAMES, UNICODE_TABLES
+
+    shipped = UNICODE_TABLES / unicodedata.unidata_version
+    if not shipped.is_dir():
+        pytest.skip(f"no tables shipped for Unicode {unicodedata.unidata_version}: hypothesis computes them, as before")
+    _python("from hypothesis.internal.charmap import charmap, intervals_from_codec\n"
+            "charmap(); intervals_from_codec('utf-8')", HYPOTHESIS_STORAGE_DIRECTORY=str(tmp_path))
+    computed = tmp_path / "unicode_data" / unicodedata.unidata_version
+    for name in UNICODE_TABLE_NAMES:
+        assert json.loads(gzip.open(computed / f"{name}.json.gz").read()) == \
+            json.loads(gzip.open(shipped / f"{name}.json.gz").read()), name
+
+
+def test_a_fresh_machine_takes_the_shipped_tables_instead_of_computing_them(tmp_path):
+    """Here hypothesis would compute its tables over code point 0 alone: a fresh cache ends with the whole
+    tables only if they were taken from the project."""
+    import gzip
+    import unicodedata
+
+    from autograder.grading.plugin import UNICODE_TABLE_NAMES, UNICODE_TABLES
+
+    shipped = UNICODE_TABLES / unicodedata.unidata_version
+    if not shipped.is_dir():
+        pytest.skip(f"no tables shipped for Unicode {unicodedata.unidata_version}: hypothesis computes them, as before")
+    _python("import types\nimport hypothesis.internal.charmap as tables\n"
+            "tables.sys = types.SimpleNamespace(maxunicode=0)\n"
+            "from autograder.grading.plugin import prepare_hypothesis\nprepare_hypothesis()",
+            XDG_CACHE_HOME=str(tmp_path), HYPOTHESIS_STORAGE_DIRECTORY="")
+    installed = tmp_path / "tokens-y-embeddings" / "hypothesis" / "unicode_data" / unicodedata.unidata_version
+    for name in UNICODE_TABLE_NAMES:
+        assert json.loads(gzip.open(installed / f"{name}.json.gz").read()) == \
+            json.loads(gzip.open(shipped / f"{name}.json.gz").read()), name

@@ -26,14 +26,17 @@ import dataclasses
 import importlib.util
 import io
 import os
+import shutil
 import tempfile
 import types
+import unicodedata
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
+from hypothesis.internal.charmap import charmap_file
 
 # Quiet, lean and isolated: no cache, no plugins from the environment (none is loaded from entry points:
 # isolated_pytest), no tracebacks to format.
@@ -66,7 +69,8 @@ def prepare_hypothesis() -> None:
     `.hypothesis/` in the working directory. There they would land in a student's repository and be
     computed again by every fresh checkout. In the user's cache they are computed once per machine.
     Loading them here, before a batch forks, leaves each grading process nothing to load.
-    An explicit HYPOTHESIS_STORAGE_DIRECTORY still wins."""
+    An explicit HYPOTHESIS_STORAGE_DIRECTORY still wins. On a fresh machine (a CI runner) the tables
+    come from the project itself, where it ships them for this Python's Unicode version."""
     if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
         try:
             cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
@@ -74,6 +78,7 @@ def prepare_hypothesis() -> None:
             cache = None
         if cache is not None:
             set_hypothesis_home_dir(cache / "tokens-y-embeddings" / "hypothesis")
+    install_unicode_tables()
 
     @settings(max_examples=1, database=None, derandomize=True, deadline=None)
     @given(st.text(max_size=1))
@@ -81,6 +86,28 @@ def prepare_hypothesis() -> None:
         pass
 
     draw_one_character()
+
+
+# Hypothesis' two Unicode tables as it writes them (gzipped JSON, no file name, mtime 1), for the Unicode
+# version of each Python they were made with. They are facts about that version, the same on every
+# machine, and computing them took 1.4 s of a fresh runner's only submission. tests/test_banks.py checks
+# that they are what hypothesis computes.
+UNICODE_TABLES = Path(__file__).with_name("unicode_tables")
+UNICODE_TABLE_NAMES = ("charmap", "codec-v2-utf-8")
+
+
+def install_unicode_tables() -> None:
+    """Put the shipped tables where hypothesis looks for them, unless it has them already."""
+    shipped = UNICODE_TABLES / unicodedata.unidata_version
+    for name in UNICODE_TABLE_NAMES:
+        source, target = shipped / f"{name}.json.gz", Path(charmap_file(name))
+        if not source.is_file() or target.exists():
+            continue
+        with contextlib.suppress(OSError):  # hypothesis computes them, as before, where they cannot be written
+            target.parent.mkdir(parents=True, exist_ok=True)
+            staged = target.with_name(f".{target.name}.{os.getpid()}")
+            shutil.copyfile(source, staged)
+            os.replace(staged, target)
 
 
 @dataclasses.dataclass
