@@ -12,7 +12,12 @@ A bank must change how fast a submission is graded, never what it gets:
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import json
+import os
+import subprocess
+import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -20,7 +25,7 @@ import pytest
 from autograder import samples
 from autograder.grading import banks
 from autograder.grading.kit import build_kit
-from autograder.grading.plugin import suite_dependencies
+from autograder.grading.plugin import UNICODE_TABLE_NAMES, UNICODE_TABLES, suite_dependencies
 from autograder.grading.session import grade_submission
 from autograder.notebook.loader import Cell, Program
 from autograder.sandbox import codec, launcher
@@ -331,48 +336,37 @@ def test_another_hypothesis_is_a_grader_error_not_a_different_score(monkeypatch,
 
 # --- hypothesis' Unicode tables, shipped ---------------------------------------------------------
 
-def _python(code: str, **environment) -> str:
-    import os
-    import subprocess
-    import sys
-
-    return subprocess.run([sys.executable, "-c", code], env={**os.environ, **environment}, capture_output=True,
-                          text=True, check=True).stdout
+def _python(code: str, **environment) -> None:
+    subprocess.run([sys.executable, "-c", code], env={**os.environ, **environment}, capture_output=True, check=True)
 
 
-def test_the_shipped_unicode_tables_are_what_hypothesis_computes(tmp_path):
-    import gzip
-    import unicodedata
+def _table(path: Path):
+    return json.loads(gzip.open(path).read())
 
-    from autograder.grading.plugin import UNICODE_TABLE_NAMES, UNICODE_TABLES
 
+@pytest.fixture
+def shipped_tables() -> Path:
     shipped = UNICODE_TABLES / unicodedata.unidata_version
     if not shipped.is_dir():
         pytest.skip(f"no tables shipped for Unicode {unicodedata.unidata_version}: hypothesis computes them, as before")
+    return shipped
+
+
+def test_the_shipped_unicode_tables_are_what_hypothesis_computes(shipped_tables, tmp_path):
     _python("from hypothesis.internal.charmap import charmap, intervals_from_codec\n"
             "charmap(); intervals_from_codec('utf-8')", HYPOTHESIS_STORAGE_DIRECTORY=str(tmp_path))
     computed = tmp_path / "unicode_data" / unicodedata.unidata_version
     for name in UNICODE_TABLE_NAMES:
-        assert json.loads(gzip.open(computed / f"{name}.json.gz").read()) == \
-            json.loads(gzip.open(shipped / f"{name}.json.gz").read()), name
+        assert _table(computed / f"{name}.json.gz") == _table(shipped_tables / f"{name}.json.gz"), name
 
 
-def test_a_fresh_machine_takes_the_shipped_tables_instead_of_computing_them(tmp_path):
+def test_a_fresh_machine_takes_the_shipped_tables_instead_of_computing_them(shipped_tables, tmp_path):
     """Here hypothesis would compute its tables over code point 0 alone: a fresh cache ends with the whole
     tables only if they were taken from the project."""
-    import gzip
-    import unicodedata
-
-    from autograder.grading.plugin import UNICODE_TABLE_NAMES, UNICODE_TABLES
-
-    shipped = UNICODE_TABLES / unicodedata.unidata_version
-    if not shipped.is_dir():
-        pytest.skip(f"no tables shipped for Unicode {unicodedata.unidata_version}: hypothesis computes them, as before")
     _python("import types\nimport hypothesis.internal.charmap as tables\n"
             "tables.sys = types.SimpleNamespace(maxunicode=0)\n"
             "from autograder.grading.plugin import prepare_hypothesis\nprepare_hypothesis()",
             XDG_CACHE_HOME=str(tmp_path), HYPOTHESIS_STORAGE_DIRECTORY="")
     installed = tmp_path / "tokens-y-embeddings" / "hypothesis" / "unicode_data" / unicodedata.unidata_version
     for name in UNICODE_TABLE_NAMES:
-        assert json.loads(gzip.open(installed / f"{name}.json.gz").read()) == \
-            json.loads(gzip.open(shipped / f"{name}.json.gz").read()), name
+        assert _table(installed / f"{name}.json.gz") == _table(shipped_tables / f"{name}.json.gz"), name
