@@ -8,5 +8,4 @@ import sys
 # whole submission's grading (python-jsonschema/jsonschema#1428). Marked absent, it is skipped as if
 # it were not installed; the sandbox's worker takes the mark away before any student code runs.
 OPTIONAL_IMPORTS_SKIPPED = ("rfc3987_syntax",)
-for _name in OPTIONAL_IMPORTS_SKIPPED:
-    sys.modules.setdefault(_name, None)
+sys.modules.update({name: None for name in OPTIONAL_IMPORTS_SKIPPED if name not in sys.modules})

@@ -182,7 +182,7 @@ def isolated_pytest(suite_path: Path, extra_args=()):
     suites of several assignments run in one process never share a module."""
     with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as scratch, \
             contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(out), not_on_ci(), \
-            _environment(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"):
+            _no_installed_plugins():
         empty_ini = Path(scratch) / "pytest.ini"
         empty_ini.write_text("[pytest]\n")
         yield [str(suite_path), "-c", str(empty_ini), "--rootdir", str(suite_path.parent.parent),
@@ -214,20 +214,19 @@ def not_on_ci():
 
 
 @contextlib.contextmanager
-def _environment(**variables):
+def _no_installed_plugins():
     """Whatever plugins the machine has installed (anyio's and platformdirs' come with Jupyter) stay out
     of a hidden suite's run: they could change what it does, and loading anyio's, with the assertion
     rewriting of its package, cost a third of a second of every command."""
-    saved = {name: os.environ.get(name) for name in variables}
-    os.environ.update(variables)
+    saved = os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     try:
         yield
     finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        if saved is None:
+            del os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"]
+        else:
+            os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = saved
 
 
 class SuitePlugin:

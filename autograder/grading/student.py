@@ -362,9 +362,8 @@ class StudentSession:
         except StudentProblem as problem:
             self.failure = problem
             raise
-        request = {"op": "call", "name": name, "args": [codec.encode_value(a) for a in args],
-                   "kwargs": {k: codec.encode_value(v) for k, v in kwargs.items()},
-                   "substitute": list(self.substitutes.get(name, ())), "omit_unchanged": True}
+        request = {"op": "call", **self._call_fields(name), "args": [codec.encode_value(a) for a in args],
+                   "kwargs": {k: codec.encode_value(v) for k, v in kwargs.items()}}
         return self._interpret(name, self._answer(name, worker, request), args, kwargs)
 
     def _refuse_if_failed(self, name: str) -> None:
@@ -469,19 +468,22 @@ class StudentSession:
         except StudentProblem:
             return False  # the test's own call meets the same problem and reports it
         try:
-            worker.send(codec.batch_frame([({"name": call.name, "substitute": list(self.substitutes.get(call.name, ())),
-                                               "omit_unchanged": True}, call.wire) for call in calls]))
+            worker.send(codec.batch_frame([(self._call_fields(call.name), call.wire) for call in calls]))
         except WorkerFailure:
             self._drop_worker()
             return False
         self._ahead.extend((call.name, call.wire) for call in calls)
         return True
 
+    def _call_fields(self, name: str) -> dict:
+        """What the worker is told of a call besides its arguments: the helpers the reference serves
+        meanwhile, and that arguments it leaves as they came need not come back (worker.reply_with)."""
+        return {"name": name, "substitute": list(self.substitutes.get(name, ())), "omit_unchanged": True}
+
     def _recorded_request(self, call) -> dict:
         """A call written down in a recording (banks.Call), as the worker is asked to make it."""
         args, kwargs = json.loads(call.wire)
-        return {"name": call.name, "args": args, "kwargs": kwargs, "substitute": list(self.substitutes.get(call.name, ())),
-                "omit_unchanged": True}
+        return {**self._call_fields(call.name), "args": args, "kwargs": kwargs}
 
     def discard_ahead(self) -> None:
         """Read and drop the answers to calls sent ahead that the test did not make. They were only
