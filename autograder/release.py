@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 from traitlets.config import Config
 
-from autograder.classroom.gradebook import open_gradebook, register_due_date
+from autograder.classroom.gradebook import create_gradebook, open_gradebook, register_due_date
 from autograder.classroom.layout import CourseLayout
 from autograder.classroom.nbgrader_autograde import config_lines
 from autograder.notebook.lesson import STUB_BODY, load_source_notebook, stub_module
@@ -58,6 +58,7 @@ def release_assignment(course, assignment, course_dir: Path | None = None) -> Pa
     notebook = load_source_notebook(assignment)
     nbformat.write(notebook, source_dir / f"{assignment.notebook}.ipynb")
     _write_nbgrader_config(course, course_dir)
+    create_gradebook(course.gradebook_url(course_dir))
     api = NbGraderAPI(config=nbgrader_config(course_dir, course.gradebook_url(course_dir),
                                              course.nbgrader_course_id(course_dir)))
     outcome = api.generate_assignment(assignment.id, force=True, create=True)

@@ -19,7 +19,7 @@ import nbformat
 import pytest
 
 from autograder import samples
-from autograder.classroom.gradebook import open_gradebook
+from autograder.classroom.gradebook import create_gradebook, open_gradebook
 from autograder.classroom.nbgrader_autograde import main as autograde_main
 from autograder.classroom.pipeline import grade_class
 from autograder.cli import main
@@ -145,6 +145,38 @@ def test_commands_run_inside_a_course_directory_work_in_it(tmp_path, monkeypatch
     monkeypatch.chdir(tmp_path)
     assert main(["export"]) == 0
     assert "ana" in (tmp_path / "exports" / "grades.csv").read_text(encoding="utf-8")
+
+
+def test_a_gradebook_we_create_is_the_one_nbgrader_creates_without_its_alembic_subprocess(tmp_path, monkeypatch):
+    """nbgrader stamps a new gradebook with the revision `alembic heads` prints, in a subprocess that
+    costs seconds; create_gradebook reads it in-process. Same tables, same revision, and nbgrader then
+    opens ours without asking alembic."""
+    import sqlalchemy
+    from nbgrader import api
+
+    monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])  # nbgrader's alembic
+    theirs, ours = f"sqlite:///{tmp_path / 'theirs.db'}", f"sqlite:///{tmp_path / 'ours.db'}"
+    with api.Gradebook(theirs):
+        pass
+    create_gradebook(ours)
+
+    def schema(url: str) -> tuple[list, list]:
+        engine = sqlalchemy.create_engine(url)
+        with engine.connect() as connection:
+            tables = connection.execute(sqlalchemy.text("SELECT type, name, sql FROM sqlite_master ORDER BY name"))
+            revision = connection.execute(sqlalchemy.text("SELECT version_num FROM alembic_version"))
+            found = [tuple(row) for row in tables], [tuple(row) for row in revision]
+        engine.dispose()
+        return found
+
+    assert schema(ours) == schema(theirs)
+    assert len(schema(ours)[0]) > 10
+    monkeypatch.setattr(api, "get_alembic_version", lambda: pytest.fail("nbgrader ran alembic on our gradebook"))
+    with api.Gradebook(ours) as book:
+        book.add_student("ana")
+    create_gradebook(ours)  # a gradebook with tables is left alone
+    with api.Gradebook(ours) as book:
+        assert [s.id for s in book.students] == ["ana"]
 
 
 def test_the_course_directory_comes_from_the_option_then_the_current_directory_then_course_yml(course, tmp_path):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as dt
+import functools
 import warnings
 from pathlib import Path
 
@@ -37,8 +38,46 @@ class GradebookError(RuntimeError):
 def open_gradebook(course, course_dir: Path):
     from nbgrader.api import Gradebook
 
-    with Gradebook(course.gradebook_url(course_dir), course.nbgrader_course_id(course_dir)) as gradebook:
+    url = course.gradebook_url(course_dir)
+    create_gradebook(url)
+    with Gradebook(url, course.nbgrader_course_id(course_dir)) as gradebook:
         yield gradebook
+
+
+def create_gradebook(url: str) -> None:
+    """Give a gradebook with no tables nbgrader's tables, stamped with nbgrader's schema revision.
+
+    nbgrader's Gradebook does the same for a new database, but learns the revision by running
+    `alembic heads` in a subprocess: 2.5 s of CPU on an idle machine, paid by a course's first
+    command. Read here from the same migration scripts, in this process, it costs 0.2 s. A
+    database that has tables is left as it is."""
+    from nbgrader.api import Base
+    from sqlalchemy import create_engine, inspect, text
+
+    engine = create_engine(url, future=True)
+    try:
+        if inspect(engine).get_table_names():
+            return
+        Base.metadata.create_all(bind=engine)
+        with engine.begin() as connection:
+            connection.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)"))
+            connection.execute(text("INSERT INTO alembic_version (version_num) VALUES (:revision)"),
+                               {"revision": nbgrader_schema_revision()})
+    finally:
+        engine.dispose()
+
+
+@functools.lru_cache(maxsize=None)
+def nbgrader_schema_revision() -> str:
+    """The head of the installed nbgrader's migrations: what `alembic heads` prints for it."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+    from nbgrader.dbutil import ALEMBIC_DIR
+
+    config = Config()
+    config.set_main_option("script_location", ALEMBIC_DIR)
+    (head,) = ScriptDirectory.from_config(config).get_heads()
+    return head
 
 
 def naive_utc(moment: dt.datetime | None) -> dt.datetime | None:
