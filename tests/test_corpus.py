@@ -6,8 +6,8 @@ reimplementations of third-party designs (karpathy/minbpe's tokenizers, the Hugg
 course's BPE) with only the patches the spec forces, each named. They follow those designs
 without copying their code, which this project does not commit.
 Each one is graded as a `.py` module and as a notebook (samples.from_module), through the
-hidden suite and the visible checks (`grade --visible`), and through the student-side CI
-checks that `release --ci` writes into the student's repository.
+hidden suite and the visible checks (`grade --visible`); and once, as a module or a notebook in
+turn, through the student-side CI checks that `release --ci` writes into the student's repository.
 """
 
 from __future__ import annotations
@@ -88,12 +88,17 @@ def student_checks(release: Path, workspace: Path, submission: Path, notebook: s
 
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
 def test_correct_implementations_pass_the_student_side_checks(releases, tmp_path, assignment_id):
+    """Each implementation once, as a module or as a notebook in turn: the code is the same in both
+    forms (samples.from_module), and each form is loaded by the checks for half the corpus (the hidden
+    suite and the visible checks grade every implementation in both forms, above)."""
     assignment = COURSE.assignment(assignment_id)
     submissions = []
-    for path in CORPUS[assignment_id]:
+    for index, path in enumerate(CORPUS[assignment_id]):
+        if index % 2:
+            notebook = tmp_path / "nb" / path.stem / f"{assignment.notebook}.ipynb"
+            path = samples.build_notebook(assignment, samples.from_module(assignment, path), notebook)
         submissions.append(path)
-        notebook = tmp_path / "nb" / path.stem / f"{assignment.notebook}.ipynb"
-        submissions.append(samples.build_notebook(assignment, samples.from_module(assignment, path), notebook))
+    assert {p.suffix for p in submissions} == {".py", ".ipynb"}
 
     def run(index_and_path):
         index, path = index_and_path
