@@ -96,7 +96,13 @@ PLAIN_MISTAKES = Sample("plain_mistakes", "buggy", "train_bpe forgets to return;
 HANGS = Sample("hangs", "buggy", "compression_ratio never returns",
                replace={"compression_ratio": "def compression_ratio(text, ids):\n    while True:\n        pass\n"})
 
-CORPUS = [HANGS, LEAKY_RAISE, LEAKY_PRINT, HOSTILE_NAMES, PLAIN_MISTAKES]
+# merge empties the list it gets (an in-place change the grader mirrors onto its own list, to judge it)
+# and drops the last id: a counterexample shows the list as it was sent, not as the call left it.
+EMPTIES_ITS_ARGUMENT = Sample("empties_its_argument", "buggy", "merge empties ids in place and drops the last id",
+                              replace={"merge": "def merge(ids, pair, idx):\n    result = list(ids)[:-1]\n"
+                                                "    ids.clear()\n    return result\n"})
+
+CORPUS = [HANGS, LEAKY_RAISE, LEAKY_PRINT, HOSTILE_NAMES, PLAIN_MISTAKES, EMPTIES_ITS_ARGUMENT]
 AGAIN = [LEAKY_RAISE, LEAKY_PRINT, PLAIN_MISTAKES]  # graded a second time, at the end of the batch, for determinism
 
 
@@ -193,6 +199,12 @@ def test_a_counterexample_is_the_call_of_the_students_function(results):
     assert raised.feedback.endswith("\nContraejemplo (generado): merge([], (0, 0), 256)"), raised.feedback
 
 
+def test_a_counterexample_shows_the_arguments_as_they_were_sent(results):
+    (test,) = [t for t in results["empties_its_argument"].tests if t.test_id == "test_merge_matches_reference"]
+    assert test.outcome == "wrong"
+    assert test.feedback.endswith("\nContraejemplo (generado): merge([0], (0, 0), 256)"), test.feedback
+
+
 def test_an_argument_the_suite_itself_defines_is_never_shown():
     # tokenizador_gpt's property test of encode passes the suite's own merge table (HOLA), which its
     # fixed cases use too: the call shows a placeholder, not the table.
@@ -204,7 +216,7 @@ def test_an_argument_the_suite_itself_defines_is_never_shown():
     suite = load_reference(load_course().assignment("tokenizador_gpt").hidden_suite_path)
     hola = {(104, 111): 256, (32, 109): 257}
     assert hola in suite_fixed_values(suite)
-    record = CallRecord("encode", ("ho", dict(hola), {"<|x|>": 999}), {"allowed_special": "all"}, returned=[256])
+    record = CallRecord.of("encode", ("ho", dict(hola), {"<|x|>": 999}), {"allowed_special": "all"}, returned=[256])
     ((call, outcome, _),) = describe_calls([record], suite_fixed_values(suite))
     assert call == f"encode('ho', {FIXED_VALUE}, {{'<|x|>': 999}}, allowed_special='all')" and outcome == "devolvió [256]"
 

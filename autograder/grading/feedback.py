@@ -274,12 +274,12 @@ def describe_calls(records, fixed_values: tuple = ()) -> tuple[ShownCall, ...]:
     Spanish: ShownCall("encode('', {})", "devolvió [0]", True)."""
     described = []
     for record in records:
-        if record.args is None:
+        if (sent := record.arguments()) is None:
             arguments = "…"
         else:
-            shown = [FIXED_VALUE if _is_fixed(a, fixed_values) else shown_value(a) for a in record.args]
-            shown += [f"{k}={FIXED_VALUE if _is_fixed(v, fixed_values) else shown_value(v)}"
-                      for k, v in record.kwargs.items()]
+            args, kwargs = sent
+            shown = [FIXED_VALUE if _is_fixed(a, fixed_values) else shown_value(a) for a in args]
+            shown += [f"{k}={FIXED_VALUE if _is_fixed(v, fixed_values) else shown_value(v)}" for k, v in kwargs.items()]
             arguments = ", ".join(shown)
         returned = record.problem is None and record.returned is not st.NOT_RETURNED
         described.append(ShownCall(f"{record.name}({arguments})", _call_outcome(record), returned))

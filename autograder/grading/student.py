@@ -19,7 +19,6 @@ from __future__ import annotations
 import builtins
 import collections
 import contextlib
-import copy
 import dataclasses
 import functools
 import json
@@ -150,14 +149,34 @@ MIN_LOAD_SECONDS = 2.0  # a reload after a cell timed out gets at least this, fo
 @dataclasses.dataclass
 class CallRecord:
     """One call a test made to the student's functions, kept so that a failed property test can show
-    it (feedback.describe_calls): the arguments as they were sent (the grader's own copies), and what
-    came back."""
+    it (feedback.describe_calls): the arguments as they were sent, and what came back.
+
+    The arguments are kept as the worker received them, encoded before the call (which may change
+    the grader's objects in place, mirroring the student's changes). Encoding them is needed for the
+    call anyway; copying them was 60 ms of every submission, for the few examples that fail."""
 
     name: str
-    args: tuple | None  # None: they could not be copied
-    kwargs: dict | None
+    sent: "tuple[list, dict] | None"  # encoded (codec.encode_value); None: they could not be encoded
     returned: object = NOT_RETURNED
     problem: "StudentProblem | None" = None
+
+    @classmethod
+    def of(cls, name: str, args: tuple, kwargs: dict, **outcome) -> "CallRecord":
+        return cls(name, _encoded(args, kwargs), **outcome)
+
+    def arguments(self) -> "tuple[tuple, dict] | None":
+        """The arguments as they were sent, rebuilt; None if they could not be kept."""
+        if self.sent is None:
+            return None
+        args, kwargs = self.sent
+        return tuple(codec.decode_value(a) for a in args), {k: codec.decode_value(v) for k, v in kwargs.items()}
+
+
+def _encoded(args: tuple, kwargs: dict) -> "tuple[list, dict] | None":
+    try:
+        return [codec.encode_value(a) for a in args], {k: codec.encode_value(v) for k, v in kwargs.items()}
+    except (codec.CodecError, RecursionError, ValueError):
+        return None
 
 
 class StudentSession:
@@ -336,24 +355,22 @@ class StudentSession:
         return calls
 
     def call(self, name: str, *args, **kwargs):
+        sent = _encoded(args, kwargs)  # before the call: it may change its arguments in place
         if self._calls is None:
-            return self._call(name, *args, **kwargs)
-        try:  # copied before the call: the call may change its arguments in place
-            record = CallRecord(name, copy.deepcopy(args), copy.deepcopy(kwargs))
-        except Exception:
-            record = CallRecord(name, None, None)
+            return self._call(name, args, kwargs, sent)
+        record = CallRecord(name, sent)
         self._calls.append(record)
         try:
-            record.returned = self._call(name, *args, **kwargs)
+            record.returned = self._call(name, args, kwargs, sent)
         except StudentProblem as problem:
             record.problem = problem
             raise
         return record.returned
 
-    def _call(self, name: str, *args, **kwargs):
+    def _call(self, name: str, args: tuple, kwargs: dict, sent: "tuple[list, dict] | None"):
         self._refuse_if_failed(name)
         if self._ahead:
-            if self._ahead[0] == (name, codec.wire_of(args, kwargs)):
+            if sent is not None and self._ahead[0] == (name, codec.encoded_wire(*sent)):
                 self._ahead.popleft()
                 return self._interpret(name, self._answer(name, self.worker), args, kwargs)
             self.discard_ahead()  # the test asked something else: answer it afresh
@@ -362,8 +379,9 @@ class StudentSession:
         except StudentProblem as problem:
             self.failure = problem
             raise
-        request = {"op": "call", **self._call_fields(name), "args": [codec.encode_value(a) for a in args],
-                   "kwargs": {k: codec.encode_value(v) for k, v in kwargs.items()}}
+        if sent is None:  # not data: encoding again raises the codec's own error
+            sent = [codec.encode_value(a) for a in args], {k: codec.encode_value(v) for k, v in kwargs.items()}
+        request = {"op": "call", **self._call_fields(name), "args": sent[0], "kwargs": sent[1]}
         return self._interpret(name, self._answer(name, worker, request), args, kwargs)
 
     def _refuse_if_failed(self, name: str) -> None:
