@@ -385,6 +385,35 @@ def test_load_on_the_machine_does_not_turn_a_finishing_call_into_a_time_out(cpu_
         session.close()
 
 
+def test_schedstat_files_kept_open_read_afresh_and_let_go_of_processes_that_are_gone():
+    """The clock's schedstat files stay open between reads (launcher._OpenSchedstats): each read is
+    today's figures, a process that ended reads as unknown (0) and is let go, and few stay open."""
+    opened = launcher._OpenSchedstats()
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        path = f"/proc/{busy.pid}/schedstat"
+        first = int(opened.read(path).split()[0])  # nanoseconds on a CPU
+        time.sleep(0.3)
+        assert int(opened.read(path).split()[0]) > first + 50_000_000
+        assert list(opened.descriptors) == [path]
+    finally:
+        busy.kill()
+        busy.wait()
+    with pytest.raises(OSError):
+        opened.read(path)
+    assert path not in opened.descriptors
+    assert launcher._schedstat_wait(path) == 0.0
+    sleepers = [subprocess.Popen(["sleep", "30"]) for _ in range(opened.KEPT + 4)]
+    try:
+        for sleeper in sleepers:
+            opened.read(f"/proc/{sleeper.pid}/schedstat")
+        assert len(opened.descriptors) == opened.KEPT
+    finally:
+        for sleeper in sleepers:
+            sleeper.kill()
+            sleeper.wait()
+
+
 def test_a_worker_killed_from_outside_is_reported_as_a_crash(worker):
     worker.call("whoami")
     os.killpg(worker.worker.process.pid, 9)

@@ -23,6 +23,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -276,16 +277,39 @@ def _runqueue_wait(pid: int | None) -> float:
 
 def own_runqueue_wait() -> float:
     """Seconds the calling thread has spent runnable but not running (0 if unknown)."""
-    return _schedstat_wait("/proc/thread-self/schedstat")
+    return _schedstat_wait(f"/proc/self/task/{threading.get_native_id()}/schedstat")
+
+
+class _OpenSchedstats(threading.local):
+    """Each thread's open schedstat files. They are read thousands of times per submission (every
+    call, callback and served helper): pread on a file kept open costs 4 µs, against 22 µs to open,
+    read and close it. A file opened for a process or thread stays that one's (a pid used again by
+    another process is not confused with it), and reading it fails once it is gone."""
+
+    KEPT = 8
+
+    def __init__(self):
+        self.descriptors: dict[str, int] = {}
+
+    def read(self, path: str) -> bytes:
+        descriptor = self.descriptors.get(path)
+        if descriptor is None:
+            descriptor = self.descriptors[path] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            if len(self.descriptors) > self.KEPT:
+                os.close(self.descriptors.pop(next(iter(self.descriptors))))
+        try:
+            return os.pread(descriptor, 256, 0)
+        except OSError:
+            os.close(self.descriptors.pop(path))
+            raise
+
+
+_open_schedstats = _OpenSchedstats()
 
 
 def _schedstat_wait(path: str) -> float:
-    try:  # read at every call and every served helper: bare system calls, not a pathlib read
-        descriptor = os.open(path, os.O_RDONLY)
-        try:
-            return int(os.read(descriptor, 256).split()[1]) / 1e9
-        finally:
-            os.close(descriptor)
+    try:
+        return int(_open_schedstats.read(path).split()[1]) / 1e9
     except (OSError, ValueError, IndexError):
         return 0.0
 
