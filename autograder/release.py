@@ -58,9 +58,9 @@ def release_assignment(course, assignment, course_dir: Path | None = None) -> Pa
     notebook = load_source_notebook(assignment)
     nbformat.write(notebook, source_dir / f"{assignment.notebook}.ipynb")
     _write_nbgrader_config(course, course_dir)
-    create_gradebook(course.gradebook_url(course_dir))
-    api = NbGraderAPI(config=nbgrader_config(course_dir, course.gradebook_url(course_dir),
-                                             course.nbgrader_course_id(course_dir)))
+    gradebook_url = course.gradebook_url(course_dir)
+    create_gradebook(gradebook_url)
+    api = NbGraderAPI(config=nbgrader_config(course_dir, gradebook_url, course.nbgrader_course_id(course_dir)))
     outcome = api.generate_assignment(assignment.id, force=True, create=True)
     if not outcome.get("success"):
         raise ReleaseError(f"nbgrader generate_assignment failed for {assignment.id}:\n{outcome.get('log', '')}"

@@ -172,9 +172,13 @@ class CallRecord:
         return tuple(codec.decode_value(a) for a in args), {k: codec.decode_value(v) for k, v in kwargs.items()}
 
 
+def _encode_arguments(args: tuple, kwargs: dict) -> "tuple[list, dict]":
+    return [codec.encode_value(a) for a in args], {k: codec.encode_value(v) for k, v in kwargs.items()}
+
+
 def _encoded(args: tuple, kwargs: dict) -> "tuple[list, dict] | None":
     try:
-        return [codec.encode_value(a) for a in args], {k: codec.encode_value(v) for k, v in kwargs.items()}
+        return _encode_arguments(args, kwargs)
     except (codec.CodecError, RecursionError, ValueError):
         return None
 
@@ -380,7 +384,7 @@ class StudentSession:
             self.failure = problem
             raise
         if sent is None:  # not data: encoding again raises the codec's own error
-            sent = [codec.encode_value(a) for a in args], {k: codec.encode_value(v) for k, v in kwargs.items()}
+            sent = _encode_arguments(args, kwargs)
         request = {"op": "call", **self._call_fields(name), "args": sent[0], "kwargs": sent[1]}
         return self._interpret(name, self._answer(name, worker, request), args, kwargs)
 
