@@ -225,12 +225,14 @@ def test_neutralize_magics_leaves_valid_python_with_blank_lines_untouched(source
 def test_slow_ipython_syntax_costs_the_submission_not_the_grader(graded, fast_bpe_bytes):
     # Attack: thousands of %timeit lines once cost ~100 s per cell of IPython's transformer in the
     # grading process. The transformer now runs in the worker, so a slow cell is a slow cell.
-    # Then 4 such cells cost 124 s: each had load_seconds of its own. They share it now.
+    # Then 4 such cells cost 124 s: each had load_seconds of its own. They share it now. The time is
+    # the one the limits are held to: wall-clock time grows with the machine's load (30.9 s in a CI run).
     result = graded["magic_flood"]
     assert_full_marks(result)
     skipped = result.load.skipped_cells
     assert len(skipped) == 4 and all(s.endswith("se omitió porque tardó demasiado") for s in skipped), explain(result)
-    assert result.duration_seconds < fast_bpe_bytes.limits.load_seconds * 3
+    load_seconds = fast_bpe_bytes.limits.load_seconds
+    assert load_seconds <= result.charged_seconds < load_seconds * 3, (result.charged_seconds, result.duration_seconds)
 
 
 def test_failing_cells_do_not_hide_other_functions(graded, built):

@@ -126,6 +126,9 @@ class GradeResult:
     error_instructor: str = ""
     grader_fault: bool = False  # the whole submission was lost to the grader, not to the student
     duration_seconds: float = 0.0
+    # The submission's own time against its `submission_seconds` limit, as on an idle machine
+    # (launcher.Clock): unlike duration_seconds, a loaded machine does not change it.
+    charged_seconds: float = 0.0
     student: str = ""  # nbgrader student id, when graded from a course directory
     suite: str = "hidden"  # or "visible": the release's visible checks, which are not the grade
     # What the course's gradebook adds (classroom/gradebook.settle, its one writer), so that every

@@ -63,7 +63,8 @@ def grade_handed_in(kit: GradingKit, label: str, handed_in: Program | Submission
     load = _load_summary(program, session, assignment)
     tests = score_tests(raw_tests, assignment.points, assignment.visibility_of)
     return GradeResult(assignment.id, label, tests, load, assignment.max_score,
-                       duration_seconds=round(time.monotonic() - started, 3), suite=suite)
+                       duration_seconds=round(time.monotonic() - started, 3), charged_seconds=round(session.spent, 3),
+                       suite=suite)
 
 
 def _run_hidden_suite(kit: GradingKit, session: StudentSession):
