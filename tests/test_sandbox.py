@@ -127,6 +127,13 @@ def nap(seconds):
 def optional_module(name):
     import sys
     return repr(sys.modules.get(name, "sin importar"))
+
+def interpreter():
+    import builtins, importlib.util, sys
+    names = ("exit", "quit", "help", "copyright", "credits", "license")
+    return {"builtins": [n for n in names if hasattr(builtins, n)], "path": list(sys.path),
+            "numpy": importlib.util.find_spec("numpy") is not None,
+            "worker_bytecode": sys.modules["autograder.sandbox.worker"].__cached__}
 '''
 
 
@@ -457,6 +464,18 @@ def test_a_sandbox_that_cannot_start_is_a_grader_error_not_a_zero(tmp_path, bpe_
     assert done.returncode == 3, done.stderr
     # One file is a student's: the heading is Spanish; the reason stays the instructor's, in English.
     assert "ERROR DEL CORRECTOR" in done.stderr and "cannot reach Python" in done.stderr
+
+
+def test_the_students_python_is_the_ordinary_one_though_the_worker_skips_site(worker):
+    # The worker's interpreter starts with -S, for speed (launcher._WORKER_BOOTSTRAP). What `site`
+    # gives a notebook must still be there, and the directory it imported the grader from must not.
+    seen = worker.call("interpreter")
+    assert seen["builtins"] == ["exit", "quit", "help", "copyright", "credits", "license"]
+    assert seen["numpy"], seen["path"]  # installed packages import
+    assert str(PROJECT) not in seen["path"] and "" not in seen["path"], seen["path"]
+    # Its own modules' bytecode is there to import, whatever PYTHONDONTWRITEBYTECODE says: a worker
+    # never writes it, and compiling them anew in each worker was 13 ms of its start.
+    assert Path(seen["worker_bytecode"]).is_file(), seen["worker_bytecode"]
 
 
 def test_the_graders_import_shortcuts_are_not_the_students(worker):
