@@ -327,6 +327,7 @@ class Worker:
         self._main_pid: int | None = None  # the worker's own Python process, once it exists
         if (why := refusal()) is not None:
             raise SandboxError(why)
+        interpreter = _worker_interpreter_arguments()
         # The worker's new root (or, without namespaces, its working directory).
         self.workdir = tempfile.mkdtemp(prefix="autograder-worker-")
         mode = namespace_mode()
@@ -347,7 +348,7 @@ class Worker:
         request_read, self._request_write = os.pipe()
         self._reply_read, reply_write = os.pipe()
         config["in_fd"], config["out_fd"] = request_read, reply_write
-        command = [sys.executable, *_worker_interpreter_arguments(), json.dumps(config)]
+        command = [sys.executable, *interpreter, json.dumps(config)]
         if mode is not None:
             command = _unshare_prefix(mode) + command
         self.process = subprocess.Popen(
@@ -510,6 +511,8 @@ def writable_directories() -> tuple[str, ...]:
 
 def prepare_batch() -> None:
     """Work every grading process would otherwise repeat, done once in the parent before it forks."""
+    with contextlib.suppress(SandboxError):  # each grading process meets it again, and reports it
+        _worker_interpreter_arguments()  # a Python subprocess, and the workers' bytecode
     if namespace_mode() is None and os.geteuid() == 0:
         writable_directories()
 
@@ -613,8 +616,11 @@ def _site_module_path() -> tuple[str, ...]:
     """The module search path this interpreter has after `site`, with neither the user's site
     directory nor the current directory (`python -s -P`): standard library, site-packages and what
     their .pth files add. Asked of the interpreter itself, once per process."""
-    found = subprocess.run([sys.executable, "-s", "-P", "-c", "import sys, json; print(json.dumps(sys.path))"],
-                           capture_output=True, text=True, env=_clean_environment(), cwd="/", timeout=60)
+    try:
+        found = subprocess.run([sys.executable, "-s", "-P", "-c", "import sys, json; print(json.dumps(sys.path))"],
+                               capture_output=True, text=True, env=_clean_environment(), cwd="/", timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SandboxError(f"cannot learn this Python's module search path: {exc}") from None
     if found.returncode != 0:
         raise SandboxError(f"cannot learn this Python's module search path: {found.stderr.strip()[-300:]}")
     return tuple(entry for entry in json.loads(found.stdout) if entry and os.path.exists(entry))
