@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import nbformat
 import pytest
@@ -176,6 +177,27 @@ def test_a_gradebook_we_create_is_the_one_nbgrader_creates_without_its_alembic_s
         book.add_student("ana")
     create_gradebook(ours)  # a gradebook with tables is left alone
     with api.Gradebook(ours) as book:
+        assert [s.id for s in book.students] == ["ana"]
+
+
+def test_two_commands_creating_one_gradebook_at_once_both_succeed(tmp_path, monkeypatch):
+    """Each found the database empty; the other one created it first."""
+    import sqlalchemy
+    from nbgrader import api
+
+    url = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    create_gradebook(url)  # the command that got there first
+    monkeypatch.setattr(sqlalchemy, "inspect", lambda engine: SimpleNamespace(get_table_names=lambda: []))
+    create_gradebook(url)  # the one that looked before it did
+    monkeypatch.undo()
+    engine = sqlalchemy.create_engine(url)
+    with engine.connect() as connection:
+        stamps = connection.execute(sqlalchemy.text("SELECT version_num FROM alembic_version")).all()
+    engine.dispose()
+    assert len(stamps) == 1
+    monkeypatch.setattr(api, "get_alembic_version", lambda: pytest.fail("nbgrader ran alembic on our gradebook"))
+    with api.Gradebook(url) as book:
+        book.add_student("ana")
         assert [s.id for s in book.students] == ["ana"]
 
 

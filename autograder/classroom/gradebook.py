@@ -50,7 +50,8 @@ def create_gradebook(url: str) -> None:
     nbgrader's Gradebook does the same for a new database, but learns the revision by running
     `alembic heads` in a subprocess: 2.5 s of CPU on an idle machine, paid by a course's first
     command. Read here from the same migration scripts, in this process, it costs 0.2 s. A
-    database that has tables is left as it is."""
+    database that has tables is left as it is; two commands creating the same one at once (each
+    having found it empty) both succeed, and it gets one stamp."""
     from nbgrader.api import Base
     from sqlalchemy import create_engine, inspect, text
 
@@ -58,10 +59,11 @@ def create_gradebook(url: str) -> None:
     try:
         if inspect(engine).get_table_names():
             return
-        Base.metadata.create_all(bind=engine)
         with engine.begin() as connection:
-            connection.execute(text("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)"))
-            connection.execute(text("INSERT INTO alembic_version (version_num) VALUES (:revision)"),
+            Base.metadata.create_all(bind=connection)  # only the tables not there yet
+            connection.execute(text("CREATE TABLE IF NOT EXISTS alembic_version (version_num VARCHAR(32) NOT NULL)"))
+            connection.execute(text("INSERT INTO alembic_version (version_num) SELECT :revision "
+                                    "WHERE NOT EXISTS (SELECT 1 FROM alembic_version)"),
                                {"revision": nbgrader_schema_revision()})
     finally:
         engine.dispose()
