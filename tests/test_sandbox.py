@@ -478,6 +478,31 @@ def test_the_students_python_is_the_ordinary_one_though_the_worker_skips_site(wo
     assert Path(seen["worker_bytecode"]).is_file(), seen["worker_bytecode"]
 
 
+# What a worker leaves out of its start: about 15 ms of CPU of 36, paid again by every worker. A
+# submission that needs them imports them itself, on its own clock.
+NOT_IMPORTED_AT_START = ("inspect", "traceback", "linecache", "tokenize", "socket", "platform", "ast")
+
+
+def test_a_worker_starts_without_the_modules_it_does_not_need(tmp_path):
+    source = "import sys\n\ndef modules():\n    return sorted(sys.modules)\n"
+    limits = Limits(call_seconds=10, load_seconds=10, submission_seconds=30)
+    session = StudentSession(Program([Cell("entrega.py", source)], module_name="entrega"), limits)
+    try:
+        modules = session.call("modules")
+    finally:
+        session.close()
+    assert "autograder.sandbox.worker" in modules
+    assert sorted(set(NOT_IMPORTED_AT_START) & set(modules)) == []
+
+
+def test_the_worker_parses_a_cell_with_the_flag_ast_names():
+    import ast
+
+    from autograder.sandbox import magics
+
+    assert magics.ONLY_AST == ast.PyCF_ONLY_AST
+
+
 def test_the_graders_import_shortcuts_are_not_the_students(worker):
     """autograder/__init__.py marks rfc3987_syntax as absent in the grader; student code sees the
     installation as it is."""

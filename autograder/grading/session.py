@@ -77,7 +77,7 @@ def _load_summary(program, session: StudentSession, assignment) -> LoadSummary:
     report = session.load_report or {}
     failed = [_describe_failed_cell(entry) for entry in report.get("failed_cells", [])]
     skipped = report.get("skipped_cells", [])
-    defined = report.get("functions", {})
+    defined = report.get("functions", set())
     missing = [name for name in assignment.points if defined and name not in defined]
     return LoadSummary(notes=list(program.notes), failed_cells=failed,
                        skipped_cells=[f"{e['cell']}: se omitió porque {SKIPPED_BECAUSE[e['why']][0]}" for e in skipped],

@@ -309,18 +309,10 @@ class StudentSession:
                 error = result.get("error") if isinstance(result.get("error"), dict) else {}
                 failed.append({"cell": cell.filename, "error": StudentError(error, self.sources)})
         skipped = [{"cell": self.program.cells[i].filename, "why": why} for i, why in sorted(self.skipped.items())]
-        functions = reply.get("functions") if isinstance(reply.get("functions"), dict) else {}
+        functions = reply.get("functions") if isinstance(reply.get("functions"), list) else []
         output = reply.get("output") if isinstance(reply.get("output"), str) else ""
         return {"failed_cells": failed, "skipped_cells": skipped,
-                "functions": {str(k): str(v) for k, v in functions.items()}, "output": output[:8000]}
-
-    def loaded_functions(self) -> dict[str, str]:
-        """Names and signatures the submission defines (loads it if needed)."""
-        try:
-            self._ensure_worker()
-        except StudentProblem:
-            return {}
-        return self.load_report["functions"] if self.load_report else {}
+                "functions": {str(name) for name in functions}, "output": output[:8000]}
 
     def new_test(self) -> None:
         self.discard_ahead()

@@ -9,7 +9,9 @@ and that must spend the submission's budget, not the grader's.
 
 from __future__ import annotations
 
-import ast
+# ast.PyCF_ONLY_AST: compile() parses without generating code. The worker does not import ast
+# (a tenth of its start) for the one flag it needs.
+ONLY_AST = 0x400
 
 
 def neutralize(source: str) -> str:
@@ -18,7 +20,7 @@ def neutralize(source: str) -> str:
     Plain Python is left exactly as it is (IPython's clean-up would shift line numbers
     and touch blank lines inside strings)."""
     try:
-        ast.parse(source)
+        compile(source, "<celda>", "exec", ONLY_AST, dont_inherit=True)
         return source
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         pass
