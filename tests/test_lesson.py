@@ -8,8 +8,8 @@ import inspect
 import pytest
 
 from autograder.course import load_course
-from autograder.notebook.lesson import (LessonError, build_source_notebook, load_source_notebook, parse_lesson,
-                                        solution_functions, stub_module)
+from autograder.notebook.lesson import (LessonError, _segments, build_source_notebook, load_source_notebook,
+                                        parse_lesson, solution_functions, stub_module)
 
 # The contract of ../shared/course-spec.md: parameter names and defaults, in order.
 SIGNATURES = {
@@ -180,3 +180,25 @@ def test_solution_split_keeps_header_and_body():
     stub = stub_module(source, "Módulo")
     assert "import os" in stub and "return x + b" not in stub
     ast.parse(stub)
+
+
+# Line ends that ast counts (\n, \r, \r\n) and characters str.splitlines would also split at
+# (form feed, U+2028), in and out of strings, on one line and across lines.
+AWKWARD_SOURCE = 'x = "a\x0cb"; y = ("\u2028", f(1,\r\n  2))\rz = g(3)\n\x0cassert f(1) == 2, "ñ\u2028"\n'
+
+
+@pytest.mark.parametrize("assignment_id", [*ASSIGNMENTS, "awkward"])
+def test_the_checks_are_rewritten_from_the_source_text_ast_gives(course, assignment_id):
+    """The checks' rewriting reads each expression's text with its own `_segments`, which must give
+    exactly what ast.get_source_segment gives, for every node of every lesson and reference."""
+    if assignment_id == "awkward":
+        sources = [AWKWARD_SOURCE]
+    else:
+        assignment = course.assignment(assignment_id)
+        sources = [assignment.lesson_path.read_text(encoding="utf-8"), assignment.solution_path.read_text(encoding="utf-8")]
+        sources[0] = "\n".join(block.text for block in parse_lesson(sources[0]) if block.role in ("checks", "given", "free"))
+    for source in sources:
+        segment = _segments(source)
+        nodes = [n for n in ast.walk(ast.parse(source)) if getattr(n, "end_lineno", None) is not None]
+        assert len(nodes) > 10
+        assert [segment(n) for n in nodes] == [ast.get_source_segment(source, n) for n in nodes]

@@ -15,7 +15,10 @@ Nothing is written by hand twice: the stub module is derived the same way.
 from __future__ import annotations
 
 import ast
+import copy
 import dataclasses
+import functools
+import io
 import json
 import re
 from pathlib import Path
@@ -244,16 +247,16 @@ def explained_checks(source: str, functions: set[str]) -> str:
     computes exactly what it computed. Other statements are left as they are."""
     tree = ast.parse(source)
     lines = source.splitlines()
+    segment = _segments(source)
     for node in sorted(ast.walk(tree), key=lambda n: -getattr(n, "lineno", 0)):
         if not _explainable(node, functions, lines):
             continue
         call, expected = node.test.left, node.test.comparators[0]
-        call_text, expected_text = (" ".join(ast.get_source_segment(source, n).split()) for n in (call, expected))
+        call_text, expected_text = (" ".join(segment(n).split()) for n in (call, expected))
         pad = " " * node.col_offset
         rewritten = [
-            f"{pad}assert ({RETURNED} := {ast.get_source_segment(source, call)}) == "
-            f"{ast.get_source_segment(source, expected)}, (",
-            f"{pad}    {ast.get_source_segment(source, node.msg)}",
+            f"{pad}assert ({RETURNED} := {segment(call)}) == {segment(expected)}, (",
+            f"{pad}    {segment(node.msg)}",
             f"{pad}    {json.dumps(chr(10) + '  llamada:     ' + call_text, ensure_ascii=False)}",
             f"{pad}    f\"\\n  devolvió:    {{{RETURNED}!r:.{SHOWN_CHARS}}}\"",
             f"{pad}    {json.dumps(chr(10) + '  se esperaba: ' + expected_text, ensure_ascii=False)})",
@@ -262,6 +265,21 @@ def explained_checks(source: str, functions: set[str]) -> str:
     explained = "\n".join(lines)
     ast.parse(explained)  # a lesson whose checks this cannot rewrite fails at build time, never in a notebook
     return explained
+
+
+def _segments(source: str):
+    """segment(node): the source text of `node`, as ast.get_source_segment gives it. That function
+    splits the whole source again at every call: building a notebook spent half its time there."""
+    lines = io.StringIO(source, newline="").readlines()  # lines end at \n, \r or \r\n only, as for ast
+
+    def segment(node) -> str:
+        first, last = node.lineno - 1, node.end_lineno - 1
+        if first == last:
+            return lines[first].encode()[node.col_offset:node.end_col_offset].decode()
+        return "".join([lines[first].encode()[node.col_offset:].decode(), *lines[first + 1:last],
+                        lines[last].encode()[:node.end_col_offset].decode()])
+
+    return segment
 
 
 def _explainable(node, functions: set[str], lines: list[str]) -> bool:
@@ -283,17 +301,25 @@ def _nbgrader(grade_id: str, *, solution=False, grade=False, locked=False, point
 
 
 def load_source_notebook(assignment) -> nbformat.NotebookNode:
-    """The source notebook of a configured assignment (see autograder.course)."""
-    return build_source_notebook(
-        Path(assignment.lesson_path).read_text(encoding="utf-8"),
-        Path(assignment.solution_path).read_text(encoding="utf-8"),
-        assignment.points,
-        where=str(assignment.lesson_path),
-    )
+    """The source notebook of a configured assignment (see autograder.course): a copy of its own."""
+    return _built_from_files(assignment, Path(assignment.solution_path).read_text(encoding="utf-8"))
 
 
 def load_public_notebook(assignment) -> nbformat.NotebookNode:
     """What the visible checks need, from the lesson alone (build_source_notebook without the reference):
     a student's checkout has assignments/ but no solutions/."""
-    return build_source_notebook(Path(assignment.lesson_path).read_text(encoding="utf-8"), None,
-                                 assignment.points, where=str(assignment.lesson_path))
+    return _built_from_files(assignment, None)
+
+
+def _built_from_files(assignment, solution_source: str | None) -> nbformat.NotebookNode:
+    lesson = Path(assignment.lesson_path).read_text(encoding="utf-8")
+    built = _built_once(lesson, solution_source, tuple(assignment.points.items()), str(assignment.lesson_path))
+    return copy.deepcopy(built)
+
+
+@functools.lru_cache(maxsize=32)
+def _built_once(lesson_text: str, solution_source: str | None, points: tuple, where: str) -> nbformat.NotebookNode:
+    """build_source_notebook, once per text: the samples of a class, a release and a grading kit all
+    start from the same notebook, and building it (parsing, rewriting the checks, validating each
+    cell) costs twenty times a copy. Keyed by the texts themselves, so an edited lesson is rebuilt."""
+    return build_source_notebook(lesson_text, solution_source, dict(points), where=where)

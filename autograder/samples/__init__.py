@@ -16,7 +16,6 @@ benchmarks, so every claim about what the grader catches is made on one corpus.
 from __future__ import annotations
 
 import ast
-import copy
 import dataclasses
 import functools
 import textwrap
@@ -227,7 +226,7 @@ def catalogue_module(path: Path):
 
 
 def build_notebook(assignment, sample: Sample, path: Path) -> Path:
-    notebook = copy.deepcopy(load_source_notebook(assignment))
+    notebook = load_source_notebook(assignment)  # a copy of its own
     for cell in notebook.cells:
         role = cell.metadata.get("autograder", {})
         if role.get("role") == "solution" and role.get("function") in sample.replace:
