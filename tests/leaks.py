@@ -13,6 +13,8 @@ import functools
 from autograder.course import load_course
 from autograder.render.gradescope import to_gradescope
 
+_course = functools.cache(load_course)  # read once: the checks ask for it for every result they read
+
 
 def strings(value):
     """Every string in a JSON-like value, keys included."""
@@ -35,7 +37,7 @@ def student_text(result) -> str:
 def published_text(assignment_id: str, stub_result) -> str:
     """What every student has been shown anyway: the lesson, the released spec, and every title and
     hint (all of which the released stub's result carries, since it fails every test)."""
-    assignment = load_course().assignment(assignment_id)
+    assignment = _course().assignment(assignment_id)
     lesson = assignment.solution_path.parents[2] / "assignments" / assignment_id / "lesson.md"
     parts = [lesson.read_text(encoding="utf-8") if lesson.is_file() else "",
              assignment.solution_path.read_text(encoding="utf-8"),  # its docstrings are the released spec
@@ -48,7 +50,7 @@ def hidden_suite_secrets(assignment_id: str) -> tuple[str, ...]:
     """Lines of the hidden suite that must never reach a result: its code and hidden cases.
 
     Titles (one-line docstrings), hints, decorators and comments are shown to students on purpose."""
-    text = load_course().assignment(assignment_id).hidden_suite_path.read_text(encoding="utf-8")
+    text = _course().assignment(assignment_id).hidden_suite_path.read_text(encoding="utf-8")
     secrets = []
     for raw in text.splitlines():
         line = raw.strip()
@@ -62,7 +64,7 @@ def hidden_suite_secrets(assignment_id: str) -> tuple[str, ...]:
 def hidden_inputs(assignment_id: str, published: str) -> tuple[str, ...]:
     """String literals of the hidden suite that are neither published (lesson, release) nor part of
     what every student is shown anyway (titles, hints): its hidden inputs and expected values."""
-    assignment = load_course().assignment(assignment_id)
+    assignment = _course().assignment(assignment_id)
     tree = ast.parse(assignment.hidden_suite_path.read_text(encoding="utf-8"))
     shown = set()
     for node in ast.walk(tree):
