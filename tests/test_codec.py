@@ -147,6 +147,30 @@ def test_deep_nesting_is_refused():
         codec.encode_value(value)
 
 
+def nested(levels: int, leaf) -> list:
+    value = leaf
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("leaf", [[], [7], ["siete"], [b"7"], {}, {"k": 7}])
+def test_the_depth_limit_is_the_same_for_every_kind_of_leaf(leaf):
+    """MAX_DEPTH levels of lists hold any leaf; one level more holds only an empty container. Ints,
+    strings and bytes inside a container are encoded and decoded by a shortcut, which must keep that
+    limit exactly, in both directions."""
+    deepest = codec.encode_value(nested(codec.MAX_DEPTH - 1, leaf))
+    assert codec.decode_value(deepest) == nested(codec.MAX_DEPTH - 1, leaf)
+    too_deep = nested(codec.MAX_DEPTH, leaf)
+    if leaf:
+        with pytest.raises(codec.CodecError, match="too deeply"):
+            codec.encode_value(too_deep)
+        with pytest.raises(codec.CodecError, match="too deeply"):
+            codec.decode_value(["l", [deepest]])
+    else:
+        assert codec.decode_value(codec.encode_value(too_deep)) == too_deep
+
+
 @settings(max_examples=300)
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=3),

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import functools
 import inspect
 import os
 
@@ -206,7 +207,7 @@ class CheckedStudent:
         contract = self._contracts.get(name)
         if contract is None:
             return function
-        signature = inspect.signature(getattr(self._reference, name))
+        signature = _signature(getattr(self._reference, name))
         inside = self._domain.get(name)
 
         def call(*args, **kwargs):
@@ -221,6 +222,10 @@ class CheckedStudent:
             return conform(function(*args, **kwargs), spec, name)
 
         return call
+
+
+# The reference's functions do not change during a batch: read each signature once, not at every call.
+_signature = functools.lru_cache(maxsize=None)(inspect.signature)
 
 
 def arguments_after(student, name: str, *args):
