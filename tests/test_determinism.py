@@ -11,6 +11,9 @@ On wall-clock limits the slow-but-finishing call timed out under that load (1.8 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -69,3 +72,28 @@ def test_the_same_class_gets_byte_identical_results_idle_and_under_load(fast_bpe
     loaded = _documents(fast_bpe_bytes, paths)
     for path, before, after in zip(paths, idle, loaded):
         assert after == before, f"{path.name} graded differently under load"
+
+
+# Hash seeds under which hypothesis shrank this submission's failing example to different
+# counterexamples, before plugin.py named strategies by text rather than by hash().
+HASH_SEEDS = ("11", "12345", "4242")
+
+
+def test_the_same_submission_gets_the_same_feedback_whatever_the_graders_hash_seed(course, tmp_path):
+    """Python draws a new hash seed for every process, and hypothesis used hash() to name strategies:
+    a failing property test's shrunk counterexample, shown to the student, changed from run to run."""
+    embeddings = course.assignment("embeddings")
+    bug = next(s for s in samples.catalogue(embeddings, "buggy") if s.name == "most_similar_by_euclidean")
+    path = samples.build_module(embeddings, bug, tmp_path / "embeddings.py")
+    documents = []
+    for seed in HASH_SEEDS:
+        target = tmp_path / f"results-{seed}.json"
+        done = subprocess.run([sys.executable, "-m", "autograder", "grade", "embeddings", str(path), "--results",
+                               str(target), "--quiet"], env={**os.environ, "PYTHONHASHSEED": seed},
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        document = json.loads(target.read_text(encoding="utf-8"))
+        document.pop("execution_time")
+        documents.append(document)
+    assert "Contraejemplo (generado)" in json.dumps(documents[0], ensure_ascii=False)
+    assert documents[1] == documents[0] and documents[2] == documents[0]

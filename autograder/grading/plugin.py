@@ -26,6 +26,7 @@ import dataclasses
 import importlib.util
 import io
 import os
+import re
 import shutil
 import tempfile
 import types
@@ -37,6 +38,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 from hypothesis.internal.charmap import charmap_file
+from hypothesis.internal.conjecture import utils as conjecture_utils
+from hypothesis.internal.conjecture.utils import calc_label_from_name
+from hypothesis.strategies._internal import strategies as strategies_module
 
 # Quiet, lean and isolated: no cache, no plugins from the environment (none is loaded from entry points:
 # isolated_pytest), no tracebacks to format.
@@ -59,6 +63,32 @@ settings.register_profile(
     phases=(Phase.explicit, Phase.generate, Phase.shrink),
     suppress_health_check=list(HealthCheck),
 )
+
+
+# Hypothesis names some strategies by Python's hash() of a value (each element of a sampled_from; the
+# function given to map, filter, flatmap or composite), and its shrinker orders its work by those names.
+# hash() of a string is different in every process (PYTHONHASHSEED), so one failing example shrank to
+# different counterexamples in different runs: the same score, other feedback. Here a name comes from
+# the value's text (without memory addresses), the same in every process. Hypothesis is pinned to one
+# version (pyproject.toml), and tests/test_determinism.py grades under several hash seeds.
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _label_from_text(value) -> int:
+    try:
+        text = _ADDRESS.sub("", repr(value))
+    except Exception:  # a value whose repr fails is still named, by its type
+        text = type(value).__qualname__
+    return calc_label_from_name(text)
+
+
+def _sampled_from_label(self) -> int:
+    return conjecture_utils.combine_labels(self.class_label, _label_from_text(self.elements))
+
+
+conjecture_utils.calc_label_from_hash = _label_from_text  # what calc_label_from_callable calls
+strategies_module.calc_label_from_hash = _label_from_text
+strategies_module.SampledFromStrategy.calc_label = _sampled_from_label  # it hashed its elements itself
 
 
 def prepare_hypothesis() -> None:
