@@ -9,8 +9,11 @@ the same results file, byte for byte.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
+import signal
+from pathlib import Path
 
 import pytest
 
@@ -107,3 +110,24 @@ def test_grading_twice_writes_the_same_results_file(course, fast_bpe_bytes, tmp_
         outputs.append(re.sub(rb'\n  "execution_time": \d+,', b"", target.read_bytes()))
     assert b'"execution_time"' not in outputs[0] and outputs[0] == outputs[1]
     assert json.loads(outputs[0])["score"] < 100
+
+
+def test_a_grading_process_that_dies_leaves_no_worker_folder_behind(fast_bpe_bytes, tmp_path, monkeypatch):
+    """A grading process killed outright (SIGKILL: a cluster host lost, the kernel's OOM killer) cannot
+    close its workers. Their sandboxes die with it; the batch removes the folders they were made in."""
+    from autograder.grading import batch as batch_module
+    from autograder.sandbox.launcher import Worker
+
+    record = tmp_path / "workdir.txt"
+
+    def dies_while_grading(kit, submission, handed_in, *args):
+        worker = Worker(kit.assignment.limits)
+        record.write_text(worker.workdir)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    monkeypatch.setattr(batch_module, "grade_handed_in", dies_while_grading)
+    path = samples.build_notebook(fast_bpe_bytes, samples.correct("bpe_bytes"), tmp_path / "bpe_bytes.ipynb")
+    [result] = grade_batch(fast_bpe_bytes, [path], jobs=1, warm_up=False)
+    assert result.error_instructor.startswith("grader error: grading process died"), result.error_instructor
+    workdir = Path(record.read_text())
+    assert workdir.name.startswith("autograder-worker-") and not workdir.exists()

@@ -351,6 +351,8 @@ def test_a_grading_process_killed_outright_takes_its_sandbox_with_it(tmp_path):
     while time.monotonic() < deadline and sandboxed():
         time.sleep(0.1)
     assert sandboxed() == 0
+    # What it leaves is its worker's folder, which a batch removes by the grading process's pid.
+    assert launcher.remove_workdirs_of(grading.pid) == [workdir] and not Path(workdir).exists()
 
 
 def test_a_hanging_call_times_out_and_the_next_call_gets_a_fresh_worker(worker):

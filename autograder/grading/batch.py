@@ -9,6 +9,7 @@ says so; the batch always finishes.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -23,7 +24,7 @@ from autograder.grading.plugin import SelfCheckFailed
 from autograder.grading.results import GradeResult
 from autograder.grading.session import broken_submission, grade_handed_in, grade_submission, read_submission
 from autograder.grading.student import start_worker_soon
-from autograder.sandbox.launcher import WALL_SAFETY_FACTOR, prepare_batch
+from autograder.sandbox.launcher import WALL_SAFETY_FACTOR, prepare_batch, remove_workdirs_of
 
 GRACE_SECONDS = 60  # on top of the submission's own budget, for pytest and I/O
 
@@ -135,14 +136,17 @@ def grade_batch(assignment, submissions: list[Path], jobs: int | None = None, on
                     status, payload = connection.recv()
                 except (EOFError, OSError):
                     status, payload = "error", f"grading process died (exit code {process.exitcode})"
-                process.join(5)
+                if status == "ok":
+                    process.join(5)
+                else:
+                    _join_and_clean_up_after(process)
                 connection.close()
                 finish(index, payload if status == "ok" else grader_failure(assignment, label, payload))
             now = time.monotonic()
             for connection, (index, process, started) in list(running.items()):
                 if now - started > budget:
                     process.kill()
-                    process.join()
+                    _join_and_clean_up_after(process)
                     running.pop(connection)
                     connection.close()
                     finish(index, overran(assignment, str(submissions[index]), budget))
@@ -151,9 +155,19 @@ def grade_batch(assignment, submissions: list[Path], jobs: int | None = None, on
         # already handed to on_result, so they are kept.
         for _, process, _ in running.values():
             process.kill()
-            process.join()
+            _join_and_clean_up_after(process)
         stop.restore()
     return [results[i] for i in range(len(submissions))]
+
+
+def _join_and_clean_up_after(process) -> None:
+    """Wait for a grading process that failed, died or was killed, and remove the folders of the workers
+    it could not close. They are found by its pid, so they are removed once it has ended but before it
+    is reaped: until then no other process can have that pid."""
+    with contextlib.suppress(ChildProcessError):
+        os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
+    remove_workdirs_of(process.pid)
+    process.join()
 
 
 class _StopRequests:

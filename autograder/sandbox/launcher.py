@@ -329,7 +329,7 @@ class Worker:
             raise SandboxError(why)
         interpreter = _worker_interpreter_arguments()
         # The worker's new root (or, without namespaces, its working directory).
-        self.workdir = tempfile.mkdtemp(prefix="autograder-worker-")
+        self.workdir = tempfile.mkdtemp(prefix=workdir_prefix(os.getpid()))
         mode = namespace_mode()
         config = {"root": self.workdir, "mount_namespace": mode is not None, "uid": None,
                   "ipc_namespace": mode is not None, "uts_namespace": "--uts" in optional_namespaces(mode),
@@ -463,6 +463,22 @@ class Worker:
             remove_leftovers(self._uid)  # no IPC or mount namespace: what it made would outlive it
         self.process.wait()
         shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def workdir_prefix(grading_pid: int) -> str:
+    """The start of the name of every worker folder a grading process makes: its pid says whose it is."""
+    return f"autograder-worker-{grading_pid}-"
+
+
+def remove_workdirs_of(grading_pid: int) -> list[str]:
+    """Remove the worker folders that a grading process, killed before it could close its workers, left
+    in the temporary directory. Call it once that process is gone: each was the root of a sandbox that
+    died with it (setpriv --pdeathsig), and a class of thousands would otherwise leave thousands."""
+    prefix = workdir_prefix(grading_pid)
+    left = [entry.path for entry in os.scandir(tempfile.gettempdir()) if entry.name.startswith(prefix)]
+    for path in left:
+        shutil.rmtree(path, ignore_errors=True)
+    return left
 
 
 def _check_python_readable_by_others() -> None:
