@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
-import functools
 import inspect
 import os
 
@@ -201,13 +200,16 @@ class CheckedStudent:
     def __init__(self, proxy, reference, contracts: dict, domain: dict | None = None):
         self._proxy, self._reference, self._contracts = proxy, reference, contracts
         self._domain = domain or {}
+        self._signatures: dict[str, inspect.Signature] = {}
 
     def __getattr__(self, name: str):
         function = getattr(self._proxy, name)
         contract = self._contracts.get(name)
         if contract is None:
             return function
-        signature = _signature(getattr(self._reference, name))
+        signature = self._signatures.get(name)
+        if signature is None:  # read once per name, not at every call: the reference does not change
+            signature = self._signatures[name] = inspect.signature(getattr(self._reference, name))
         inside = self._domain.get(name)
 
         def call(*args, **kwargs):
@@ -222,10 +224,6 @@ class CheckedStudent:
             return conform(function(*args, **kwargs), spec, name)
 
         return call
-
-
-# The reference's functions do not change during a batch: read each signature once, not at every call.
-_signature = functools.lru_cache(maxsize=None)(inspect.signature)
 
 
 def arguments_after(student, name: str, *args):

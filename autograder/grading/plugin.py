@@ -26,7 +26,6 @@ import dataclasses
 import importlib.util
 import io
 import os
-import re
 import shutil
 import tempfile
 import types
@@ -68,18 +67,31 @@ settings.register_profile(
 # Hypothesis names some strategies by Python's hash() of a value (each element of a sampled_from; the
 # function given to map, filter, flatmap or composite), and its shrinker orders its work by those names.
 # hash() of a string is different in every process (PYTHONHASHSEED), so one failing example shrank to
-# different counterexamples in different runs: the same score, other feedback. Here a name comes from
-# the value's text (without memory addresses), the same in every process. Hypothesis is pinned to one
-# version (pyproject.toml), and tests/test_determinism.py grades under several hash seeds.
-_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+# different counterexamples in different runs: the same score, other feedback. Here a name comes from a
+# text that is the same in every process: plain values as written, containers item by item, a strategy
+# by its own name, anything else (a function, a bound method and the object it is bound to) by its
+# qualified name only. Never by repr(): a bound method's repr holds its object's, and the repr of a
+# test's own object ran a test process out of memory. Hypothesis is pinned to one version
+# (pyproject.toml), and tests/test_determinism.py grades under several hash seeds.
+_PLAIN = (str, bytes, int, float, complex, bool, type(None), range)
+
+
+def _stable_text(value) -> str:
+    if isinstance(value, _PLAIN):
+        return f"{type(value).__name__}:{value!r}"
+    if isinstance(value, strategies_module.SearchStrategy):
+        return f"strategy:{value.label}"
+    if isinstance(value, (tuple, list)):
+        return "(" + ",".join(map(_stable_text, value)) + ")"
+    if isinstance(value, (set, frozenset)):  # iterated in hash order: sorted by text instead
+        return "{" + ",".join(sorted(map(_stable_text, value))) + "}"
+    named = getattr(value, "__func__", value)  # a bound method: its function, never its object
+    name = getattr(named, "__qualname__", None)
+    return f"{getattr(named, '__module__', '')}.{name}" if isinstance(name, str) else type(value).__qualname__
 
 
 def _label_from_text(value) -> int:
-    try:
-        text = _ADDRESS.sub("", repr(value))
-    except Exception:  # a value whose repr fails is still named, by its type
-        text = type(value).__qualname__
-    return calc_label_from_name(text)
+    return calc_label_from_name(_stable_text(value))
 
 
 def _sampled_from_label(self) -> int:
