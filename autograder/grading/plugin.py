@@ -70,9 +70,10 @@ settings.register_profile(
 # different counterexamples in different runs: the same score, other feedback. Here a name comes from a
 # text that is the same in every process: plain values as written, containers item by item, a strategy
 # by its own name, anything else (a function, a bound method and the object it is bound to) by its
-# qualified name only. Never by repr(): a bound method's repr holds its object's, and the repr of a
-# test's own object ran a test process out of memory. Hypothesis is pinned to one version
-# (pyproject.toml), and tests/test_determinism.py grades under several hash seeds.
+# qualified name only. Never by repr(): a bound method's repr holds its object's, and names made by
+# repr() took tests/test_audit.py's process from 250 MB to 1 GB, and a whole test run out of memory.
+# Hypothesis is pinned to one version (pyproject.toml), and tests/test_determinism.py grades under
+# several hash seeds.
 _PLAIN = (str, bytes, int, float, complex, bool, type(None), range)
 
 
