@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import importlib.util
 import io
 import os
@@ -180,10 +181,23 @@ def suite_constant(suite_path, name: str) -> dict:
     """A literal dict the suite declares at top level (DEPENDS_ON, MUTATES), read without importing it."""
     import ast
 
-    for node in ast.parse(Path(suite_path).read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets):
-            return ast.literal_eval(node.value)
-    return {}
+    value = _top_level_assignments(Path(suite_path).read_text(encoding="utf-8")).get(name)
+    return {} if value is None else ast.literal_eval(value)
+
+
+@functools.lru_cache(maxsize=16)
+def _top_level_assignments(source: str) -> dict:
+    """name -> the expression first assigned to it at the top of a suite's text. Parsed once per text:
+    every kit reads three of them, and parsing the suite three times was a third of building a kit."""
+    import ast
+
+    found = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if getattr(target, "id", None) is not None:
+                    found.setdefault(target.id, node.value)
+    return found
 
 
 def suite_dependencies(suite_path) -> dict[str, tuple[str, ...]]:
