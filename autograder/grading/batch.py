@@ -139,14 +139,13 @@ def grade_batch(assignment, submissions: list[Path], jobs: int | None = None, on
                 if status == "ok":
                     process.join(5)
                 else:
-                    _join_and_clean_up_after(process)
+                    _stop_and_clean_up_after(process)
                 connection.close()
                 finish(index, payload if status == "ok" else grader_failure(assignment, label, payload))
             now = time.monotonic()
             for connection, (index, process, started) in list(running.items()):
                 if now - started > budget:
-                    process.kill()
-                    _join_and_clean_up_after(process)
+                    _stop_and_clean_up_after(process)
                     running.pop(connection)
                     connection.close()
                     finish(index, overran(assignment, str(submissions[index]), budget))
@@ -154,16 +153,17 @@ def grade_batch(assignment, submissions: list[Path], jobs: int | None = None, on
         # Interrupted (Ctrl-C) or failed: no grading process outlives the batch; finished results were
         # already handed to on_result, so they are kept.
         for _, process, _ in running.values():
-            process.kill()
-            _join_and_clean_up_after(process)
+            _stop_and_clean_up_after(process)
         stop.restore()
     return [results[i] for i in range(len(submissions))]
 
 
-def _join_and_clean_up_after(process) -> None:
-    """Wait for a grading process that failed, died or was killed, and remove the folders of the workers
-    it could not close. They are found by its pid, so they are removed once it has ended but before it
-    is reaped: until then no other process can have that pid."""
+def _stop_and_clean_up_after(process) -> None:
+    """End a grading process that failed, died or overran, and remove the folders of the workers it
+    could not close. They are found by its pid, so they are removed once it has ended but before it
+    is reaped: until then no other process can have that pid. It is killed first (a no-op if it is
+    gone already): a failed one must not keep the batch waiting, as join(5) used to bound."""
+    process.kill()
     with contextlib.suppress(ChildProcessError):
         os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
     remove_workdirs_of(process.pid)

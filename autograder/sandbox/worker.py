@@ -9,7 +9,7 @@ unprivileged user), then serves requests from the grader over two pipes:
 Once student code has run, nothing here can be trusted any more: the grader treats
 every answer as data and decides everything itself. This module must import only
 the standard library and the codec, and of the standard library only what every worker needs
-(no inspect, traceback, socket or platform: together a third of a worker's start), so that it stays
+(no inspect, traceback, socket, platform or ast: together a third of a worker's start), so that it stays
 cheap to start.
 """
 
