@@ -639,7 +639,10 @@ def _site_module_path() -> tuple[str, ...]:
         raise SandboxError(f"cannot learn this Python's module search path: {exc}") from None
     if found.returncode != 0:
         raise SandboxError(f"cannot learn this Python's module search path: {found.stderr.strip()[-300:]}")
-    return tuple(entry for entry in json.loads(found.stdout) if entry and os.path.exists(entry))
+    # Resolved, as `visible_paths` resolves them: a worker's root holds the real directories only,
+    # so a path through a symlink (a virtual environment linked into a checkout) would not exist there.
+    entries = (os.path.realpath(entry) for entry in json.loads(found.stdout) if entry and os.path.exists(entry))
+    return tuple(dict.fromkeys(entries))
 
 
 def _clean_environment() -> dict[str, str]:
