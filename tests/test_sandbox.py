@@ -480,23 +480,24 @@ def test_the_students_python_is_the_ordinary_one_though_the_worker_skips_site(wo
     assert Path(seen["worker_bytecode"]).is_file(), seen["worker_bytecode"]
 
 
-def test_a_python_reached_through_a_symlink_still_finds_its_packages_in_the_worker(tmp_path):
+def test_a_python_reached_through_a_symlink_still_finds_itself_and_its_packages_in_the_worker(tmp_path):
     # The worker's root holds only the real directories of this installation (visible_paths), so the
-    # module path it is given must name them, not the symlinked ones the interpreter was started by.
+    # module path and interpreter it is given must name them, not the symlinked ones the grader was
+    # started by.
     linked = tmp_path / "linked-env"
     linked.symlink_to(sys.prefix, target_is_directory=True)
     script = (
         "from autograder.grading.student import StudentSession\n"
         "from autograder.notebook.loader import Cell, Program\n"
         "from autograder.sandbox.launcher import Limits\n"
-        "source = 'import numpy\\n\\ndef name():\\n    return numpy.__name__\\n'\n"
+        "source = 'import os, sys, numpy\\n\\ndef seen():\\n    return [numpy.__name__, os.path.exists(sys.executable)]\\n'\n"
         "limits = Limits(call_seconds=10, load_seconds=10, submission_seconds=30)\n"
         "session = StudentSession(Program([Cell('entrega.py', source)], module_name='entrega'), limits)\n"
-        "try:\n    print(session.call('name'))\nfinally:\n    session.close()\n"
+        "try:\n    print(session.call('seen'))\nfinally:\n    session.close()\n"
     )
     done = subprocess.run([str(linked / "bin" / "python"), "-c", script], capture_output=True, text=True,
                           cwd=tmp_path, timeout=120)
-    assert done.returncode == 0 and done.stdout.strip() == "numpy", done.stderr[-2000:]
+    assert done.returncode == 0 and done.stdout.strip() == "['numpy', True]", (done.stdout, done.stderr[-2000:])
 
 
 # What a worker leaves out of its start: about 15 ms of CPU of 36, paid again by every worker. A

@@ -348,7 +348,7 @@ class Worker:
         request_read, self._request_write = os.pipe()
         self._reply_read, reply_write = os.pipe()
         config["in_fd"], config["out_fd"] = request_read, reply_write
-        command = [sys.executable, *interpreter, json.dumps(config)]
+        command = [_worker_executable(), *interpreter, json.dumps(config)]
         if mode is not None:
             command = _unshare_prefix(mode) + command
         self.process = subprocess.Popen(
@@ -628,12 +628,22 @@ def _compile_worker_modules() -> None:
                 py_compile.compile(str(source), cfile=compiled, doraise=True)
 
 
+@functools.lru_cache(maxsize=None)
+def _worker_executable() -> str:
+    """This interpreter, named through the real directory that holds it. The worker's root has the
+    real directories only (`visible_paths`), and the name must be the same whichever symlinked path
+    started the grader, since the student's code can read it. The file itself stays as named: a
+    virtual environment's `python` is a symlink, and resolving it would leave the environment."""
+    directory, name = os.path.split(sys.executable)
+    return os.path.join(os.path.realpath(directory), name)
+
+
 def _site_module_path() -> tuple[str, ...]:
     """The module search path this interpreter has after `site`, with neither the user's site
     directory nor the current directory (`python -s -P`): standard library, site-packages and what
     their .pth files add. Asked of the interpreter itself, once per process."""
     try:
-        found = subprocess.run([sys.executable, "-s", "-P", "-c", "import sys, json; print(json.dumps(sys.path))"],
+        found = subprocess.run([_worker_executable(), "-s", "-P", "-c", "import sys, json; print(json.dumps(sys.path))"],
                                capture_output=True, text=True, env=_clean_environment(), cwd="/", timeout=60)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SandboxError(f"cannot learn this Python's module search path: {exc}") from None
