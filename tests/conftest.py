@@ -24,6 +24,13 @@ settings.register_profile("project", derandomize=True, database=None, deadline=N
 settings.load_profile("project")
 
 
+def pytest_xdist_auto_num_workers(config):
+    """`--numprocesses auto` (pyproject's addopts): one test process per usable core, and one more.
+    On the 2-core machine with one core kept busy, the whole run took 635-639 s on two processes,
+    582 s on three and 583 s on four (bench/README.md, "Issue 28, sixth stop")."""
+    return len(os.sched_getaffinity(0)) + 1
+
+
 CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT")
 
 # Where the grader would refuse to run student code (an ordinary user without namespaces), the
