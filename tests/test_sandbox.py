@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -351,8 +352,45 @@ def test_a_grading_process_killed_outright_takes_its_sandbox_with_it(tmp_path):
     while time.monotonic() < deadline and sandboxed():
         time.sleep(0.1)
     assert sandboxed() == 0
-    # What it leaves is its worker's folder, which a batch removes by the grading process's pid.
-    assert launcher.remove_workdirs_of(grading.pid) == [workdir] and not Path(workdir).exists()
+    # What it leaves is its worker's folder, named for it, which its batch removes by its pid (or any
+    # batch's sweep, once the process is gone: another test process may get there first).
+    assert Path(workdir).name.startswith(launcher.workdir_prefix(grading.pid))
+    launcher.remove_workdirs_of(grading.pid)
+    assert not Path(workdir).exists()
+
+
+def test_a_folder_is_swept_once_the_process_that_made_it_is_gone_and_only_then():
+    """Folders named for this boot and pid namespace go once their process no longer runs (no such pid,
+    or the pid used again by a process started at another time); a running process's stay, and so do
+    folders named for another namespace, where the same pid is another process."""
+    ended = subprocess.Popen(["sleep", "30"])
+    ended_start = launcher._start_time(ended.pid)
+    ended.kill()
+    ended.wait()
+    mine = launcher._start_time(os.getpid())
+    other_space = launcher.WORKDIR_NAME + "0" * 12 + ".1-"
+    made = {
+        "ended": tempfile.mkdtemp(prefix=f"{launcher.workdir_prefix(ended.pid)}{ended_start}-"),
+        "pid used again": tempfile.mkdtemp(prefix=f"{launcher.workdir_prefix(os.getpid())}{int(mine) - 1}-"),
+        "running": tempfile.mkdtemp(prefix=f"{launcher.workdir_prefix(os.getpid())}{mine}-"),
+        "another namespace": tempfile.mkdtemp(prefix=f"{other_space}{ended.pid}-{ended_start}-"),
+    }
+    try:
+        launcher.sweep_abandoned_workdirs()  # another test process's batch may sweep them too
+        assert [name for name, path in made.items() if Path(path).exists()] == ["running", "another namespace"]
+        # Every batch sweeps before it starts (a lost cluster host's folders go at the next one).
+        made["left by a lost host"] = tempfile.mkdtemp(prefix=f"{launcher.workdir_prefix(ended.pid)}{ended_start}-")
+        launcher.prepare_batch()
+        assert not Path(made["left by a lost host"]).exists()
+    finally:
+        for path in made.values():
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def test_a_worker_folder_names_its_grading_process_and_when_it_started(worker):
+    worker.call("interpreter")  # the worker is running
+    name = Path(worker.worker.workdir).name
+    assert name.startswith(f"{launcher.workdir_prefix(os.getpid())}{launcher._start_time(os.getpid())}-"), name
 
 
 def test_a_hanging_call_times_out_and_the_next_call_gets_a_fresh_worker(worker):

@@ -329,7 +329,7 @@ class Worker:
             raise SandboxError(why)
         interpreter = _worker_interpreter_arguments()
         # The worker's new root (or, without namespaces, its working directory).
-        self.workdir = tempfile.mkdtemp(prefix=workdir_prefix(os.getpid()))
+        self.workdir = tempfile.mkdtemp(prefix=f"{workdir_prefix(os.getpid())}{_start_time(os.getpid())}-")
         mode = namespace_mode()
         config = {"root": self.workdir, "mount_namespace": mode is not None, "uid": None,
                   "ipc_namespace": mode is not None, "uts_namespace": "--uts" in optional_namespaces(mode),
@@ -465,9 +465,63 @@ class Worker:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
+WORKDIR_NAME = "autograder-worker-"
+
+
 def workdir_prefix(grading_pid: int) -> str:
-    """The start of the name of every worker folder a grading process makes: its pid says whose it is."""
-    return f"autograder-worker-{grading_pid}-"
+    """The start of the name of every worker folder a grading process makes: this boot of this
+    machine and its pid namespace, then the process's pid, say whose it is. The process's start time
+    follows, so that a pid used again is not taken for the process that left the folder."""
+    return f"{WORKDIR_NAME}{_pid_space()}-{grading_pid}-"
+
+
+@functools.lru_cache(maxsize=None)
+def _pid_space() -> str:
+    """Where a pid means one process: this boot (the kernel's boot id) and this pid namespace (its
+    inode). /tmp may be shared with containers or survive a reboot, and a pid read elsewhere names
+    another process. Empty if either cannot be read: then no folder is ever judged abandoned."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip().replace("-", "")[:12]
+        namespace = os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return ""
+    return f"{boot}.{namespace}" if boot else ""
+
+
+def _start_time(pid: int) -> str | None:
+    """When process `pid` started, in clock ticks since boot (/proc/PID/stat); None if there is none."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[19] if len(fields) > 19 else None
+
+
+def sweep_abandoned_workdirs() -> list[str]:
+    """Remove the worker folders whose grading process is gone, with no parent left to remove them: a
+    cluster host that was lost, a single grading killed with SIGKILL. Only folders made in this boot and
+    pid namespace, by this user, whose process no longer runs (no such pid, or one started at another
+    time) are touched: a grading process that runs, or has ended but is not reaped yet, keeps its own."""
+    space = _pid_space()
+    if not space:
+        return []
+    prefix, removed = f"{WORKDIR_NAME}{space}-", []
+    with contextlib.suppress(OSError), os.scandir(tempfile.gettempdir()) as entries:
+        for entry in entries:
+            if not entry.name.startswith(prefix):
+                continue
+            pid, _, rest = entry.name[len(prefix):].partition("-")
+            started = rest.partition("-")[0]
+            if not (pid.isdigit() and started.isdigit()) or _start_time(int(pid)) == started:
+                continue
+            try:
+                if entry.stat(follow_symlinks=False).st_uid != os.getuid() or not entry.is_dir(follow_symlinks=False):
+                    continue
+            except OSError:
+                continue
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(entry.path)
+    return removed
 
 
 def remove_workdirs_of(grading_pid: int) -> list[str]:
@@ -526,7 +580,9 @@ def writable_directories() -> tuple[str, ...]:
 
 
 def prepare_batch() -> None:
-    """Work every grading process would otherwise repeat, done once in the parent before it forks."""
+    """Work every grading process would otherwise repeat, done once in the parent before it forks; and
+    what grading processes killed outright left behind, removed."""
+    sweep_abandoned_workdirs()
     with contextlib.suppress(SandboxError):  # each grading process meets it again, and reports it
         _worker_interpreter_arguments()  # a Python subprocess, and the workers' bytecode
     if namespace_mode() is None and os.geteuid() == 0:
