@@ -500,19 +500,32 @@ def _start_time(pid: int) -> str | None:
 def sweep_abandoned_workdirs() -> list[str]:
     """Remove the worker folders whose grading process is gone, with no parent left to remove them: a
     cluster host that was lost, a single grading killed with SIGKILL. Only folders made in this boot and
-    pid namespace, by this user, whose process no longer runs (no such pid, or one started at another
-    time) are touched: a grading process that runs, or has ended but is not reaped yet, keeps its own."""
-    space = _pid_space()
-    if not space:
+    pid namespace whose process no longer runs (no such pid, or one started at another time) are
+    touched: a grading process that runs, or has ended but is not reaped yet, keeps its own."""
+    if not _pid_space():
         return []
-    prefix, removed = f"{WORKDIR_NAME}{space}-", []
+
+    def abandoned(rest: str) -> bool:  # rest: "PID-START-random"
+        pid, _, rest = rest.partition("-")
+        started = rest.partition("-")[0]
+        return pid.isdigit() and started.isdigit() and _start_time(int(pid)) != started
+
+    return _remove_workdirs(f"{WORKDIR_NAME}{_pid_space()}-", abandoned)
+
+
+def remove_workdirs_of(grading_pid: int) -> list[str]:
+    """Remove the worker folders that a grading process, killed before it could close its workers, left
+    in the temporary directory. Call it once that process is gone: each was the root of a sandbox that
+    died with it (setpriv --pdeathsig), and a class of thousands would otherwise leave thousands."""
+    return _remove_workdirs(workdir_prefix(grading_pid), lambda rest: True)
+
+
+def _remove_workdirs(prefix: str, chosen) -> list[str]:
+    """Remove this user's folders in the temporary directory named `prefix` + a rest that is `chosen`."""
+    removed = []
     with contextlib.suppress(OSError), os.scandir(tempfile.gettempdir()) as entries:
         for entry in entries:
-            if not entry.name.startswith(prefix):
-                continue
-            pid, _, rest = entry.name[len(prefix):].partition("-")
-            started = rest.partition("-")[0]
-            if not (pid.isdigit() and started.isdigit()) or _start_time(int(pid)) == started:
+            if not entry.name.startswith(prefix) or not chosen(entry.name[len(prefix):]):
                 continue
             try:
                 if entry.stat(follow_symlinks=False).st_uid != os.getuid() or not entry.is_dir(follow_symlinks=False):
@@ -522,17 +535,6 @@ def sweep_abandoned_workdirs() -> list[str]:
             shutil.rmtree(entry.path, ignore_errors=True)
             removed.append(entry.path)
     return removed
-
-
-def remove_workdirs_of(grading_pid: int) -> list[str]:
-    """Remove the worker folders that a grading process, killed before it could close its workers, left
-    in the temporary directory. Call it once that process is gone: each was the root of a sandbox that
-    died with it (setpriv --pdeathsig), and a class of thousands would otherwise leave thousands."""
-    prefix = workdir_prefix(grading_pid)
-    left = [entry.path for entry in os.scandir(tempfile.gettempdir()) if entry.name.startswith(prefix)]
-    for path in left:
-        shutil.rmtree(path, ignore_errors=True)
-    return left
 
 
 def _check_python_readable_by_others() -> None:
