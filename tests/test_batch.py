@@ -131,3 +131,45 @@ def test_a_grading_process_that_dies_leaves_no_worker_folder_behind(fast_bpe_byt
     assert result.error_instructor.startswith("grader error: grading process died"), result.error_instructor
     workdir = Path(record.read_text())
     assert workdir.name.startswith("autograder-worker-") and not workdir.exists()
+
+
+def test_the_next_submission_starts_grading_before_the_last_result_is_recorded(fast_bpe_bytes, tmp_path, monkeypatch):
+    """With one job, recording a result (gradebook, stored result: 40 ms a submission) must not leave
+    the only slot idle: the next grading process is already running when `on_result` is called."""
+    import multiprocessing
+
+    from autograder.grading import batch as batch_module
+
+    monkeypatch.setattr(batch_module, "grade_handed_in", lambda kit, submission, *args: _quick_result(kit, submission))
+    paths = [tmp_path / f"alumno{i}.ipynb" for i in range(3)]
+    running_when_recorded = []
+    grade_batch(fast_bpe_bytes, paths, jobs=1, warm_up=False,
+                on_result=lambda index, result: running_when_recorded.append(len(multiprocessing.active_children())))
+    assert running_when_recorded == [1, 1, 0]
+
+
+def test_results_already_in_are_recorded_when_the_next_grading_process_cannot_start(fast_bpe_bytes, tmp_path, monkeypatch):
+    from autograder.grading import batch as batch_module
+
+    monkeypatch.setattr(batch_module, "grade_handed_in", lambda kit, submission, *args: _quick_result(kit, submission))
+    started = []
+    real_start = batch_module.multiprocessing.get_context("fork").Process.start
+
+    def start_once(process):
+        if started:
+            raise OSError("fork: Resource temporarily unavailable")
+        started.append(process)
+        real_start(process)
+
+    monkeypatch.setattr(batch_module.multiprocessing.get_context("fork").Process, "start", start_once)
+    recorded = []
+    with pytest.raises(OSError):
+        grade_batch(fast_bpe_bytes, [tmp_path / "a.ipynb", tmp_path / "b.ipynb"], jobs=1, warm_up=False,
+                    on_result=lambda index, result: recorded.append(index))
+    assert recorded == [0]
+
+
+def _quick_result(kit, submission):
+    from autograder.grading.batch import broken_submission
+
+    return broken_submission(kit.assignment, str(submission), "vacía", "test stand-in")

@@ -117,18 +117,22 @@ def grade_batch(assignment, submissions: list[Path], jobs: int | None = None, on
         if on_result is not None:
             on_result(index, result)
 
+    def start_grading_processes() -> None:
+        while pending and len(running) < jobs:
+            index, submission = pending.pop(0)
+            receiver, sender = context.Pipe(duplex=False)
+            process = context.Process(target=_child, daemon=True,
+                                      args=(sender, kit, index, submission, suite, in_grading_process))
+            process.start()
+            sender.close()
+            running[receiver] = (index, process, time.monotonic())
+
     stop = _StopRequests()
     try:
         while pending or running:
             stop.check()
-            while pending and len(running) < jobs:
-                index, submission = pending.pop(0)
-                receiver, sender = context.Pipe(duplex=False)
-                process = context.Process(target=_child, daemon=True,
-                                          args=(sender, kit, index, submission, suite, in_grading_process))
-                process.start()
-                sender.close()
-                running[receiver] = (index, process, time.monotonic())
+            start_grading_processes()
+            arrived = []
             for connection in wait(list(running), timeout=1.0):
                 index, process, _ = running.pop(connection)
                 label = str(submissions[index])
@@ -141,7 +145,14 @@ def grade_batch(assignment, submissions: list[Path], jobs: int | None = None, on
                 else:
                     _stop_and_clean_up_after(process)
                 connection.close()
-                finish(index, payload if status == "ok" else grader_failure(assignment, label, payload))
+                arrived.append((index, payload if status == "ok" else grader_failure(assignment, label, payload)))
+            # The next submissions start grading before these are recorded (the gradebook, the stored
+            # result): a free slot does not wait on this process's bookkeeping.
+            try:
+                start_grading_processes()
+            finally:  # a fork that fails must not lose the results already here
+                for index, result in arrived:
+                    finish(index, result)
             now = time.monotonic()
             for connection, (index, process, started) in list(running.items()):
                 if now - started > budget:
