@@ -127,8 +127,11 @@ def record(gradebook, assignment, result, timestamp: dt.datetime | None, full_na
             # nbgrader's add_submission builds its rows before adding them; SQLAlchemy warns, harmlessly.
             warnings.simplefilter("ignore", category=SAWarning)
             submission = gradebook.add_submission(assignment_id, student, timestamp=naive_utc(timestamp))
+    grades = _grades_by_cell(gradebook, notebook_name, assignment_id, student)
     for function, (score, _) in result.auto_by_function().items():
-        grade = gradebook.find_grade(grade_cell_id(function), notebook_name, assignment_id, student)
+        grade = grades.get(grade_cell_id(function))
+        if grade is None:  # not a cell of this release: nbgrader's own error, as before
+            grade = gradebook.find_grade(grade_cell_id(function), notebook_name, assignment_id, student)
         grade.auto_score = score
         if grade.manual_score is None:
             grade.needs_manual_grade = False
@@ -150,10 +153,10 @@ def settle(gradebook, assignment, result):
     except MissingEntry:
         return result
     manual = []
+    grades = _grades_by_cell(gradebook, assignment.notebook, assignment.id, result.student)
     for function in result.auto_by_function():
-        try:
-            grade = gradebook.find_grade(grade_cell_id(function), assignment.notebook, assignment.id, result.student)
-        except MissingEntry:
+        grade = grades.get(grade_cell_id(function))
+        if grade is None:
             continue
         if grade.manual_score is not None or grade.extra_credit:
             outdated = grade.manual_score is not None and bool(grade.needs_manual_grade)
@@ -164,6 +167,24 @@ def settle(gradebook, assignment, result):
         submitted_at=local_iso(submission.timestamp, assignment.timezone),
         due=local_iso(submission.duedate, assignment.timezone), late_seconds=_seconds_late(submission))
     return dataclasses.replace(settled, late_penalty=_store_penalty(gradebook, assignment, submission, settled.score))
+
+
+def _grades_by_cell(gradebook, notebook: str, assignment_id: str, student: str) -> dict:
+    """The grade cells' grades of one submitted notebook, by cell name, in one query: the same rows
+    nbgrader's find_grade reads one cell at a time (a dozen joined queries per submission)."""
+    from nbgrader.api import (Assignment, Grade, GradeCell, Notebook, Student, SubmittedAssignment,
+                              SubmittedNotebook)
+
+    rows = (gradebook.db.query(Grade, GradeCell.name)
+            .join(GradeCell, GradeCell.id == Grade.cell_id)
+            .join(SubmittedNotebook, SubmittedNotebook.id == Grade.notebook_id)
+            .join(Notebook, Notebook.id == SubmittedNotebook.notebook_id)
+            .join(SubmittedAssignment, SubmittedAssignment.id == SubmittedNotebook.assignment_id)
+            .join(Assignment, Assignment.id == SubmittedAssignment.assignment_id)
+            .join(Student, Student.id == SubmittedAssignment.student_id)
+            .filter(Notebook.name == notebook, Assignment.name == assignment_id, Student.id == student)
+            .all())
+    return {name: grade for grade, name in rows}
 
 
 def _seconds_late(submission) -> float:
