@@ -258,6 +258,27 @@ class Phases:
 
 
 PHASE = Phases()
+# What crossed the sandbox's boundary in a grading process: the times the grader had to wait for a
+# worker (each one a switch to the worker and back), the times its answer was there already, the frames
+# read and, among them, the callbacks served.
+CROSSINGS = {"waits": 0, "ready": 0, "frames": 0, "callbacks": 0}
+
+
+class _CountedSelect:
+    """launcher's `select` module, counting each time the grader waits on a worker's pipe."""
+
+    def __init__(self, module):
+        self._module = module
+
+    def select(self, readers, writers, errors, timeout=None):
+        if self._module.select(readers, writers, errors, 0)[0]:
+            CROSSINGS["ready"] += 1  # the worker had answered already: no switch to wait for
+            return readers, [], []
+        CROSSINGS["waits"] += 1
+        return self._module.select(readers, writers, errors, timeout)
+
+    def __getattr__(self, name):
+        return getattr(self._module, name)
 
 
 def _timed(owner, attribute: str, phase):
@@ -288,16 +309,29 @@ def instrument(kit) -> None:
     _timed(launcher.Worker, "request", lambda self, message, *a, **k: "load" if message.get("op") == "load" else None)
     _timed(grading_student.StudentSession, "_serve_callback", "helpers")
     _timed(grading_session, "score_tests", "scoring")
+    launcher.select = _CountedSelect(launcher.select)
+    read_frame = launcher.Worker._read_frame
+
+    def counted_read_frame(self, deadline):
+        message = read_frame(self, deadline)
+        CROSSINGS["frames"] += 1
+        CROSSINGS["callbacks"] += message.get("op") == "callback"
+        return message
+
+    launcher.Worker._read_frame = counted_read_frame
 
     child = batch._child
 
     def timed_child(connection, kit, index, submission, suite, in_grading_process):
         entered = time.time()
+        # Only this process's own: round_trip's session in the parent is counted there too.
+        PHASE.seconds.update(dict.fromkeys(PHASE.seconds, 0.0))
+        CROSSINGS.update(dict.fromkeys(CROSSINGS, 0))
 
         def report(index, result, handed_in):
             PHASE.seconds["fork"] = entered - float(os.environ["BENCH_FORKED_AT"])
             Path(os.environ["BENCH_PHASES"], f"{index}.json").write_text(
-                json.dumps({**PHASE.seconds, "ended": time.time()}))
+                json.dumps({**PHASE.seconds, **CROSSINGS, "ended": time.time()}))
 
         child(connection, kit, index, submission, suite, report)
 
@@ -333,6 +367,37 @@ def grader_once(kit, paths: list[Path], scratch: Path) -> tuple[list[dict[str, f
     return phases, results
 
 
+def round_trip(limits, calls: int = 2000) -> dict:
+    """What one wait for a worker costs at least: a function that returns its argument, called
+    `calls` times through a real sandboxed worker, in wall-clock seconds per wait. The codec's own
+    work on such small messages is measured apart, in this process, so that the bound below does
+    not count it twice (the answers' decoding is in it already)."""
+    from autograder.grading.student import StudentSession
+    from autograder.notebook.loader import Cell, Program
+
+    session = StudentSession(Program([Cell("entrega.py", "def noop(x):\n    return x\n")], module_name="entrega"), limits)
+    try:
+        session.call("noop", [1, 2, 3])  # the worker started and loaded: not part of a call
+        waits = CROSSINGS["waits"]
+        started = time.perf_counter()
+        for _ in range(calls):
+            session.call("noop", [1, 2, 3])
+        seconds = time.perf_counter() - started
+        waits = CROSSINGS["waits"] - waits
+    finally:
+        session.close()
+    request = {"op": "call", "name": "noop", "substitute": [], "omit_unchanged": True,
+               "args": [codec.encode_value([1, 2, 3])], "kwargs": {}}
+    reply = {"op": "return", "value": None, "same_as": 0, "args_after": [None]}
+    started = time.perf_counter()
+    for _ in range(calls):
+        for message in (request, reply):
+            codec.loads_message(codec.dumps_message(message)[4:])
+    codec_seconds = (time.perf_counter() - started) / calls
+    return {"seconds_per_wait": seconds / max(waits, 1), "waits_per_call": waits / calls,
+            "codec_seconds_per_call": codec_seconds}
+
+
 # --- the run ------------------------------------------------------------------------------
 
 def the_class(assignment, folder: Path) -> list[tuple[str, Path]]:
@@ -358,18 +423,20 @@ def main() -> None:
     programs = [read_submission(kit, path) for path in paths]
     batch.self_check(kit)  # warm, as grade_batch's own self-check leaves a batch
     instrument(kit)
-    floors, graders, disagreements = [], [], set()
+    floors, graders, trips, disagreements = [], [], [], set()
     for _ in range(args.repeat):
         floor_run = [floor_once(kit, program) for program in programs]
         floors.append([seconds for seconds, _ in floor_run])
         grader_run, results = grader_once(kit, paths, scratch)
         graders.append(grader_run)
+        trips.append(round_trip(assignment.limits))
         # The floor makes the same calls: it must fail the same tests as grading does.
         for (label, _), (_, floor_failed), result in zip(members, floor_run, results):
             grader_failed = {t.test_id for t in result.tests if t.outcome.name not in ("PASSED", "GATED")}
             if floor_failed != grader_failed:
                 disagreements.add(f"{label}: floor {sorted(floor_failed ^ grader_failed)}")
     report = summarise(assignment.id, members, floors, graders)
+    report["boundary"] = boundary(report, graders, trips)
     report["floor_and_grader_fail_other_tests"] = sorted(disagreements)
     print(table(report))
     if args.out:
@@ -399,6 +466,22 @@ def summarise(assignment_id, members, floors, graders) -> dict:
             "cpus": os.cpu_count(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
 
 
+def boundary(report: dict, graders, trips) -> dict:
+    """The least any grader pays that makes these calls across a process boundary with this codec: the
+    floor, the decoding of the answers (the floor's `codec`) and, for each time the grader waited for
+    a worker, one no-op round trip without its codec work. Nothing else is counted: no worker start,
+    no pytest, no encoding of arguments, no checks, so the real cost can only be higher."""
+    per_sub = {key: statistics.median(sum(sub[key] for sub in run) / len(run) for run in graders)
+               for key in ("waits", "ready", "frames", "callbacks")}
+    trip = {key: statistics.median(t[key] for t in trips) for key in trips[0]}
+    switch = max(trip["seconds_per_wait"] - trip["codec_seconds_per_call"] / max(trip["waits_per_call"], 1e-9), 0.0)
+    bound = report["floor_total_s"] + report["floor_codec_s"] + per_sub["waits"] * switch
+    switches = report["floor_total_s"] + per_sub["waits"] * switch  # as if the codec cost nothing
+    return {"per_submission": per_sub, "round_trip": trip, "seconds_per_wait_without_codec": switch,
+            "lower_bound_s": bound, "lower_bound_multiple": bound / report["floor_total_s"],
+            "lower_bound_free_codec_s": switches, "lower_bound_free_codec_multiple": switches / report["floor_total_s"]}
+
+
 def table(report: dict) -> str:
     floor, grader = report["floor_s_per_submission"], report["grader_s_per_submission"]
     lines = [f"{report['assignment']}: {report['submissions']} submissions, median of {report['rounds']} rounds",
@@ -414,6 +497,20 @@ def table(report: dict) -> str:
     for kind, row in report["by_kind"].items():
         lines.append(f"| {kind} | {row['submissions']} | {row['grader_s'] * 1000:.1f} | {row['floor_s'] * 1000:.1f} "
                      f"| {row['multiple']:.1f}× |")
+    crossing = report.get("boundary")
+    if crossing:
+        per, trip = crossing["per_submission"], crossing["round_trip"]
+        lines += ["", "The boundary, per submission (medians):", "",
+                  f"- the grader waited for a worker {per['waits']:.0f} times; {per['ready']:.0f} more times its "
+                  f"answer was there already; {per['frames']:.0f} frames read, {per['callbacks']:.0f} of them callbacks;",
+                  f"- a no-op call's round trip: {trip['seconds_per_wait'] * 1e6:.0f} µs per wait "
+                  f"({trip['waits_per_call']:.2f} waits per call), {crossing['seconds_per_wait_without_codec'] * 1e6:.0f} µs "
+                  f"without its codec work;",
+                  f"- **lower bound** of any grader making these calls across this boundary (floor + decoding the "
+                  f"answers + one no-op round trip per wait): **{crossing['lower_bound_s'] * 1000:.1f} ms, "
+                  f"{crossing['lower_bound_multiple']:.1f}× the floor**; with a codec that cost nothing, "
+                  f"{crossing['lower_bound_free_codec_s'] * 1000:.1f} ms, "
+                  f"{crossing['lower_bound_free_codec_multiple']:.1f}×."]
     if report["floor_and_grader_fail_other_tests"]:
         lines += ["", "Tests failed on one side only (the floor is not making the same calls):",
                   *report["floor_and_grader_fail_other_tests"]]
