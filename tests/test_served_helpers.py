@@ -306,3 +306,68 @@ def test_the_graders_wait_to_read_each_callback_is_not_the_students_time():
             hog.wait()
         os.sched_setaffinity(0, allowed)
         session.close()
+
+
+KNOWN_ARGUMENTS = [0, -7, 2**70, 1.5, -0.0, "añ\u2028b", b"\x00\xff", [1, [2, 3]], (4, 5), {"k": [6]}, {7, 8}, None, True]
+
+
+def test_a_known_callback_is_answered_from_its_frames_bytes_with_the_answer_a_lookup_gives(monkeypatch):
+    """Callbacks whose answers are known are recognised by the bytes of the worker's frame and answered
+    with the answer's frame made once per batch (bpe_palabras asks about 4,000 per submission). Nothing
+    in such a frame is parsed, so the answer must be the very one parsing and looking it up gives."""
+    from autograder.sandbox import launcher
+
+    known = {("helper", codec.wire_of((value,), {})): {"op": "callback_result", "args_after": [None], "same_as": None,
+                                                       "value": codec.encode_value(("ref", index))}
+             for index, value in enumerate(KNOWN_ARGUMENTS)}
+    source = f"VALUES = {KNOWN_ARGUMENTS!r}\ndef graded():\n    return [helper(value) for value in VALUES]\n"
+    parsed = []
+    loads = codec.loads_message
+    monkeypatch.setattr(codec, "loads_message", lambda payload: parsed.append(loads(payload)["op"]) or loads(payload))
+    answers = {}
+    for recognised in (True, False):
+        session = StudentSession(Program([Cell("entrega.py", source)], module_name="entrega"), Limits(),
+                                 reference_source="def helper(x):\n    raise AssertionError('not known')\n",
+                                 served_helpers={"graded": ("helper",)}, helper_answers=known,
+                                 known_callbacks=None if recognised else {})
+        try:
+            parsed.clear()
+            answers[recognised] = session.call("graded")
+            assert ("callback" in parsed) is not recognised, parsed
+        finally:
+            session.close()
+    assert answers[True] == answers[False] == [("ref", index) for index in range(len(KNOWN_ARGUMENTS))]
+    assert launcher.KNOWN_ANSWER not in {key for known_reply in known.values() for key in known_reply}
+
+
+def test_a_known_answer_is_still_only_for_the_function_whose_helper_it_is():
+    from autograder.sandbox.launcher import KNOWN_ANSWER
+
+    session = StudentSession(Program([Cell("entrega.py", "")], module_name="entrega"), Limits())
+    request = {"op": "callback", "name": "merge", KNOWN_ANSWER: b"the answer's frame"}
+    assert session._serve_callback(request, ("merge",), clock=None) == b"the answer's frame"
+    refused = session._serve_callback(request, ("get_stats",), clock=None)
+    assert refused == {"op": "callback_raise", "builtin": "RuntimeError", "message": "función no disponible"}
+
+
+@pytest.mark.parametrize("assignment_id", ["bpe_bytes", "bpe_palabras", "tokenizador_gpt"])
+def test_every_callback_of_the_reference_is_recognised_by_its_frame(course, assignment_id, monkeypatch):
+    """The table is keyed by the frame the worker's served helper writes (served.py): if the two drift
+    apart, every callback is parsed again, with the same grades, and only this test notices."""
+    from autograder.grading.kit import build_kit
+    from autograder.grading.session import grade_submission
+    from autograder.sandbox import launcher
+
+    kit = build_kit(course.assignment(assignment_id))
+    read_frame, callbacks = launcher.Worker._read_frame, []
+
+    def recorded(self, deadline, known=None):
+        message = read_frame(self, deadline, known)
+        if message.get("op") == "callback":
+            callbacks.append(launcher.KNOWN_ANSWER in message)
+        return message
+
+    monkeypatch.setattr(launcher.Worker, "_read_frame", recorded)
+    result = grade_submission(kit, kit.assignment.solution_path)
+    assert result.score == result.max_score
+    assert kit.helper_answers and callbacks and all(callbacks), (len(callbacks), callbacks.count(False))

@@ -9,6 +9,7 @@ a cache of it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from types import ModuleType
 
 import nbformat
@@ -18,6 +19,7 @@ from autograder.grading.plugin import (load_reference, prepare_hypothesis, suite
                                        suite_mutations, suite_published_examples)
 from autograder.grading.suite import CollectedSuite, collect_suite
 from autograder.notebook.lesson import load_public_notebook, load_source_notebook
+from autograder.sandbox.codec import known_callbacks
 
 
 @dataclasses.dataclass(frozen=True)
@@ -32,6 +34,11 @@ class GradingKit:
     helper_answers: dict  # (served helper, its arguments' wire) -> the reference's answer (banks.py)
     probe_calls: dict  # function -> a simple public call, tried when another function hangs (banks.py)
     hidden_suite: CollectedSuite | None = None  # collected once, run per submission (suite.py); None: visible checks
+
+    @functools.cached_property
+    def known_callbacks(self) -> dict:
+        """helper_answers by the bytes of the callback frame that asks each (codec.known_callbacks)."""
+        return known_callbacks(self.helper_answers)
 
 
 def build_kit(assignment, suite: str = "hidden") -> GradingKit:
@@ -49,7 +56,7 @@ def build_kit(assignment, suite: str = "hidden") -> GradingKit:
     recording = load_recording(assignment, reference, served_helpers, release)
     hidden_suite = (collect_suite(suite_path, reference, published_examples, recording.banks)
                     if suite == "hidden" else None)
-    return GradingKit(
+    kit = GradingKit(
         assignment=assignment,
         release=release,
         reference=reference,
@@ -61,6 +68,8 @@ def build_kit(assignment, suite: str = "hidden") -> GradingKit:
         probe_calls=recording.probe_calls,
         hidden_suite=hidden_suite,
     )
+    kit.known_callbacks  # made now, before a batch forks: every grading process inherits it
+    return kit
 
 
 def public_kit(assignment) -> GradingKit:

@@ -50,7 +50,8 @@ def grade_handed_in(kit: GradingKit, label: str, handed_in: Program | Submission
     program = handed_in
     session = StudentSession(program, assignment.limits, reference_source=kit.reference_source,
                              served_helpers=kit.served_helpers, mutated_arguments=kit.mutated_arguments,
-                             helper_answers=kit.helper_answers, probe_calls=kit.probe_calls)
+                             helper_answers=kit.helper_answers, known_callbacks=kit.known_callbacks,
+                             probe_calls=kit.probe_calls)
     session.start_soon(worker)
     try:
         if suite == "hidden":

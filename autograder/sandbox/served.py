@@ -86,8 +86,8 @@ def served_helper(name: str, own, channel, served_calls: list):
         try:
             plain_args = [as_plain(a) for a in args]
             plain_kwargs = {k: as_plain(v) for k, v in kwargs.items()}
-            request = {"op": "callback", "name": name, "args": [codec.encode_value(a) for a in plain_args],
-                       "kwargs": {k: codec.encode_value(v) for k, v in plain_kwargs.items()}}
+            request = codec.callback_request(name, [codec.encode_value(a) for a in plain_args],
+                                             {k: codec.encode_value(v) for k, v in plain_kwargs.items()})
         except (codec.CodecError, RecursionError):
             if own is None:  # the student never defined it: the same error as without the favour
                 raise NameError(f"name '{name}' is not defined") from None
