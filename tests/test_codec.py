@@ -271,3 +271,26 @@ def test_a_batch_frame_is_the_message_with_each_recorded_wire_in_place():
     assert int.from_bytes(frame[:4], "big") == len(frame) - 4
     assert codec.loads_message(frame[4:]) == {"op": "batch", "calls": [{**fields, "wire": json.loads(wire)}
                                                                          for fields, wire in calls]}
+
+
+BASE64_TEXT = st.one_of(
+    st.binary(max_size=40).map(lambda raw: __import__("base64").b64encode(raw).decode("ascii")),
+    st.text(alphabet="AB+/=\n \x00é-_", max_size=12),  # near misses: padding, whitespace, other alphabets
+    st.text(max_size=12),
+)
+
+
+@given(BASE64_TEXT)
+def test_bytes_are_read_exactly_as_strict_base64_reads_them(text):
+    """The codec reads a worker's bytes with binascii directly; what it accepts, and what it gives back,
+    must be what base64.b64decode(validate=True) accepts and gives."""
+    import base64
+
+    try:
+        expected = base64.b64decode(text, validate=True)
+    except ValueError:
+        with pytest.raises(codec.CodecError):
+            codec.decode_value(["y", text])
+        return
+    assert codec.decode_value(["y", text]) == expected
+    assert codec.decode_value(["l", [["y", text]]]) == [expected]
