@@ -294,3 +294,39 @@ def test_bytes_are_read_exactly_as_strict_base64_reads_them(text):
         return
     assert codec.decode_value(["y", text]) == expected
     assert codec.decode_value(["l", [["y", text]]]) == [expected]
+
+
+def plainly_encoded(value, depth: int = 0):
+    """encode_value's rules for the plain types, as one recursion with no shortcut: the spec the codec's
+    inline paths for list items and dict entries must match, depth limit included."""
+    if depth > codec.MAX_DEPTH:
+        raise codec.CodecError("value nested too deeply")
+    if value is None:
+        return ["n"]
+    tags = {bool: "b", int: "i", str: "s"}
+    if type(value) in tags:
+        return [tags[type(value)], value]
+    if type(value) is bytes:
+        return ["y", __import__("base64").b64encode(value).decode("ascii")]
+    if type(value) is dict:
+        return ["d", [[plainly_encoded(k, depth + 1), plainly_encoded(v, depth + 1)] for k, v in value.items()]]
+    return [{list: "l", tuple: "t"}[type(value)], [plainly_encoded(item, depth + 1) for item in value]]
+
+
+PLAIN_LEAVES = st.none() | st.booleans() | st.integers() | st.text(max_size=3) | st.binary(max_size=3)
+PLAIN_KEYS = st.integers() | st.text(max_size=3) | st.tuples(st.integers(), st.integers()) | st.binary(max_size=2)
+PLAIN_VALUES = st.recursive(PLAIN_LEAVES, lambda inner: st.lists(inner, max_size=3) | st.tuples(inner, inner)
+                            | st.dictionaries(PLAIN_KEYS, inner, max_size=3), max_leaves=10)
+
+
+@pytest.mark.parametrize("levels", [0, codec.MAX_DEPTH - 2, codec.MAX_DEPTH - 1, codec.MAX_DEPTH])
+@given(value=PLAIN_VALUES)
+def test_the_shortcuts_encode_as_the_plain_rules_do_up_to_the_depth_limit(value, levels):
+    value = nested(levels, value)
+    try:
+        expected = plainly_encoded(value)
+    except codec.CodecError:
+        with pytest.raises(codec.CodecError, match="too deeply"):
+            codec.encode_value(value)
+        return
+    assert codec.encode_value(value) == expected

@@ -84,7 +84,7 @@ def _encode_container(kind: type, items, size: int, depth: int):
     if kind is dict:
         if 2 * size > MAX_NODES:
             raise TooManyValues(f"{size} entries, more than a frame carries ({MAX_NODES // 2})")
-        return ["d", [[encode_value(k, depth + 1), encode_value(v, depth + 1)] for k, v in items]]
+        return ["d", _encode_entries(items, depth + 1)]
     if size > MAX_NODES:
         raise TooManyValues(f"{size} values, more than a frame carries ({MAX_NODES})")
     if kind in (set, frozenset):
@@ -109,6 +109,36 @@ def _encode_items(items, depth: int) -> list:
             append(["y", b2a_base64(item, newline=False).decode("ascii")])
         else:
             append(encode_value(item, depth))
+    return encoded
+
+
+def _encode_entries(items, depth: int) -> list:
+    """[encode_value(key, depth), encode_value(value, depth)] of each entry, with the same leaves
+    inline as _encode_items: vocabularies (id -> bytes) and merge tables cross with every call."""
+    encoded = []
+    append = encoded.append
+    for key, value in items:
+        if depth > MAX_DEPTH:
+            raise CodecError("value nested too deeply")
+        kind = type(key)
+        if kind is int:
+            key = ["i", key]
+        elif kind is str:
+            key = ["s", key]
+        elif kind is tuple:  # a merge table's pairs
+            key = _encode_container(tuple, tuple.__iter__(key), tuple.__len__(key), depth)
+        else:
+            key = encode_value(key, depth)
+        kind = type(value)
+        if kind is int:
+            value = ["i", value]
+        elif kind is str:
+            value = ["s", value]
+        elif kind is bytes:
+            value = ["y", b2a_base64(value, newline=False).decode("ascii")]
+        else:
+            value = encode_value(value, depth)
+        append([key, value])
     return encoded
 
 
