@@ -293,6 +293,11 @@ MAX_SHARED_HASH = 64
 
 def _refuse_colliding_hashes(keys) -> None:
     """Raise CodecError unless building a set or dict of `keys` takes linear time."""
+    try:
+        if len(set(map(hash, keys))) == len(keys):
+            return  # no two share a hash: the usual case, checked at C speed
+    except TypeError as exc:
+        raise CodecError("unhashable set element or dict key") from exc
     seen: dict[int, list] = {}
     for key in keys:
         try:
