@@ -312,8 +312,8 @@ def instrument(kit) -> None:
     launcher.select = _CountedSelect(launcher.select)
     read_frame = launcher.Worker._read_frame
 
-    def counted_read_frame(self, deadline):
-        message = read_frame(self, deadline)
+    def counted_read_frame(self, deadline, known=None):
+        message = read_frame(self, deadline, known)
         CROSSINGS["frames"] += 1
         CROSSINGS["callbacks"] += message.get("op") == "callback"
         return message
