@@ -406,7 +406,10 @@ def known_callbacks(answers: dict) -> dict:
     known = {}
     for (name, wire), reply in answers.items():
         args, kwargs = json.loads(wire)
-        known[dumps_message(callback_request(name, args, kwargs))[4:]] = (name, dumps_message(reply))
+        try:
+            known[dumps_message(callback_request(name, args, kwargs))[4:]] = (name, dumps_message(reply))
+        except (CodecError, ValueError):  # no frame can carry it: such a callback is read and looked up as before
+            continue
     return known
 
 

@@ -31,8 +31,6 @@ from pathlib import Path
 
 from autograder.sandbox import codec
 
-
-
 # The key under which a message read from a known frame carries its answer (Worker.receive): an object,
 # so that no message a worker writes, whose keys are JSON strings, can carry one.
 KNOWN_ANSWER = object()
