@@ -31,22 +31,6 @@ def pytest_xdist_auto_num_workers(config):
     return len(os.sched_getaffinity(0)) + 1
 
 
-# The files whose tests cost the most CPU, most first (bench/README.md, "Issue 28, sixth stop": 142 s
-# down to 29 s). Each test process takes whole files (`--dist loadfile`); handed out first, they no
-# longer end the run alone while the other processes sit idle. xdist's own order (most tests first,
-# turned off in pyproject's addopts) put most of them last: few tests, each grading a whole class.
-COSTLY_FILES_FIRST = ("test_corpus.py", "test_ci_templates.py", "test_catalogue.py", "test_hostile.py",
-                      "test_audit.py", "test_gradescope.py", "test_cluster.py", "test_determinism.py")
-
-
-def pytest_collection_modifyitems(config, items):
-    def cost_rank(item) -> int:
-        name = item.path.name
-        return COSTLY_FILES_FIRST.index(name) if name in COSTLY_FILES_FIRST else len(COSTLY_FILES_FIRST)
-
-    items.sort(key=cost_rank)  # stable: every file keeps its own order, and the rest their usual one
-
-
 CI_VARIABLES = ("CI", "GITHUB_ACTIONS", "GITLAB_CI", "GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT")
 
 # Where the grader would refuse to run student code (an ordinary user without namespaces), the
