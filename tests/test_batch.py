@@ -13,6 +13,7 @@ import os
 import random
 import re
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -135,16 +136,29 @@ def test_a_grading_process_that_dies_leaves_no_worker_folder_behind(fast_bpe_byt
 
 def test_the_next_submission_starts_grading_before_the_last_result_is_recorded(fast_bpe_bytes, tmp_path, monkeypatch):
     """With one job, recording a result (gradebook, stored result: 40 ms a submission) must not leave
-    the only slot idle: the next grading process is already running when `on_result` is called."""
+    the only slot idle: the next grading process is already running when `on_result` is called. Each
+    stand-in grading waits until the result before it is recorded, so that it cannot have ended by
+    then however the machine's load orders the processes."""
     import multiprocessing
 
     from autograder.grading import batch as batch_module
 
-    monkeypatch.setattr(batch_module, "grade_handed_in", lambda kit, submission, *args: _quick_result(kit, submission))
+    def after_the_previous_record(kit, submission, *args):
+        index = int(Path(submission).stem.removeprefix("alumno"))
+        waited = 0.0
+        while index and not (tmp_path / f"recorded-{index - 1}").exists() and waited < 60:
+            time.sleep(0.01)
+            waited += 0.01
+        return _quick_result(kit, submission)
+
+    def record(index, result):
+        running_when_recorded.append(len(multiprocessing.active_children()))
+        (tmp_path / f"recorded-{index}").touch()
+
+    monkeypatch.setattr(batch_module, "grade_handed_in", after_the_previous_record)
     paths = [tmp_path / f"alumno{i}.ipynb" for i in range(3)]
     running_when_recorded = []
-    grade_batch(fast_bpe_bytes, paths, jobs=1, warm_up=False,
-                on_result=lambda index, result: running_when_recorded.append(len(multiprocessing.active_children())))
+    grade_batch(fast_bpe_bytes, paths, jobs=1, warm_up=False, on_result=record)
     assert running_when_recorded == [1, 1, 0]
 
 
